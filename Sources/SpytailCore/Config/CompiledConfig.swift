@@ -1,0 +1,181 @@
+/// A config checked across fields and compiled: regexes built, names resolved to indices.
+/// `check`, `scan` and `run` all go through here, so they refuse a bad config the same way.
+public struct CompiledConfig {
+    public let config: SpytailConfig
+    public let rules: RuleSet
+    public let continuation: Regex?
+    public let filters: [EntryCondition]
+    /// The `where` condition of each output, in `config.outputs` order.
+    public let outputConditions: [EntryCondition?]
+
+    /// Compiles `config`; throws every problem found, each with its JSON path.
+    public init(_ config: SpytailConfig) throws(ConfigErrors) {
+        let d = ConfigDiagnostics()
+        let parsePath = JSONPath.root.appending("parse")
+        let pattern = Self.compilePattern(config.parse.pattern, parsePath.appending("pattern"), d)
+        let continuation = config.parse.multiline.flatMap {
+            Self.compileRegex($0.continuation, parsePath.appending("multiline").appending("continuation"), d)
+        }
+        let fieldNames = pattern?.fieldNames ?? []
+        Self.checkUniqueNames(config, d)
+        let defaultCategory = Self.defaultCategoryIndex(config.parse.categories, parsePath.appending("categories"), d)
+        if config.parse.tags.count > TagSet.capacity {
+            d.report(parsePath.appending("tags"), .invalidValue("at most \(TagSet.capacity) tags are supported"))
+        }
+        let vocabulary = Vocabulary(
+            categories: config.parse.categories.map { .init(name: $0.name, display: $0.display, color: $0.color) },
+            tags: config.parse.tags.map { .init(name: $0.name, display: $0.display) },
+            fieldNames: fieldNames)
+        var categoryRules: [(category: Int, rule: MatchRule)] = []
+        for (i, category) in config.parse.categories.enumerated() {
+            guard let match = category.match else { continue }
+            let path = parsePath.appending("categories").appending(i).appending("match")
+            if let rule = Self.compileMatch(match, path, fieldNames, hasPattern: pattern != nil, d) { categoryRules.append((i, rule)) }
+        }
+        var tagRules: [(tag: Int, rule: MatchRule)] = []
+        for (i, tag) in config.parse.tags.enumerated() {
+            let path = parsePath.appending("tags").appending(i).appending("match")
+            if let rule = Self.compileMatch(tag.match, path, fieldNames, hasPattern: pattern != nil, d) { tagRules.append((i, rule)) }
+        }
+        let filters = config.filters.enumerated().compactMap { i, condition in
+            Self.compileCondition(condition, JSONPath.root.appending("filters").appending(i).appending("exclude"), config, vocabulary, d)
+        }
+        let outputConditions = config.outputs.enumerated().map { i, output in
+            output.whereCondition.flatMap {
+                Self.compileCondition($0, JSONPath.root.appending("outputs").appending(i).appending("where"), config, vocabulary, d)
+            }
+        }
+        Self.checkOutputs(config.outputs, d)
+        guard d.errors.isEmpty else { throw ConfigErrors(d.errors) }
+        self.config = config
+        self.continuation = continuation
+        self.filters = filters
+        self.outputConditions = outputConditions
+        rules = RuleSet(vocabulary: vocabulary, pattern: pattern, timestampFormat: config.parse.timestampFormat,
+                        categoryRules: categoryRules, defaultCategory: defaultCategory ?? 0, tagRules: tagRules)
+    }
+
+    /// Decodes and compiles config JSON.
+    public init(json: [UInt8]) throws(ConfigErrors) {
+        try self.init(SpytailConfig.decode(json))
+    }
+
+    /// A one-line description for `check`.
+    public var summary: String {
+        let c = config
+        return "\(c.sources.count) source(s), \(c.parse.categories.count) categories, \(c.parse.tags.count) tags, "
+            + "\(c.integrations.count) integration(s), \(c.filters.count) filter(s), \(c.outputs.count) output(s), "
+            + (rules.pattern.map { "fields: [\($0.fieldNames.joined(separator: ", "))], " } ?? "no pattern, ")
+            + "state \(c.state.rawValue)"
+    }
+}
+
+extension CompiledConfig {
+    static func compileRegex(_ pattern: String, _ path: JSONPath, _ d: ConfigDiagnostics) -> Regex? {
+        do throws(RegexError) {
+            return try Regex(pattern)
+        } catch {
+            d.report(path, .invalidRegex(error))
+            return nil
+        }
+    }
+
+    static func compilePattern(_ pattern: String?, _ path: JSONPath, _ d: ConfigDiagnostics) -> LinePattern? {
+        guard let pattern else { return nil }
+        do throws(RegexError) {
+            return try LinePattern(pattern)
+        } catch {
+            d.report(path, .invalidRegex(error))
+            return nil
+        }
+    }
+
+    static func compileMatch(_ match: SpytailConfig.Match, _ path: JSONPath, _ fieldNames: [String], hasPattern: Bool,
+                             _ d: ConfigDiagnostics) -> MatchRule? {
+        var subject = MatchRule.Subject.message
+        if let field = match.field {
+            guard let index = fieldNames.firstIndex(of: field) else {
+                let why = hasPattern ? "unknown field '\(field)'; the pattern's named groups are: \(fieldNames.joined(separator: ", "))"
+                    : "unknown field '\(field)': there is no parse.pattern to capture it"
+                d.report(path.appending("field"), .invalidValue(why))
+                return nil
+            }
+            subject = .field(index)
+        }
+        switch match.kind {
+        case .contains(let text): return MatchRule(subject: subject, matcher: .contains(ByteNeedle(text)))
+        case .prefix(let text): return MatchRule(subject: subject, matcher: .prefix(ByteNeedle(text)))
+        case .regex(let text):
+            return compileRegex(text, path.appending("regex"), d).map { MatchRule(subject: subject, matcher: .regex($0)) }
+        }
+    }
+
+    static func compileCondition(_ condition: SpytailConfig.Condition, _ path: JSONPath, _ config: SpytailConfig,
+                                 _ vocabulary: Vocabulary, _ d: ConfigDiagnostics) -> EntryCondition? {
+        switch condition {
+        case .contains(let text): return .contains(ByteNeedle(text))
+        case .prefix(let text): return .prefix(ByteNeedle(text))
+        case .tag(let name):
+            if let index = vocabulary.tagIndex(named: name) { return .tag(index, name: name) }
+            d.report(path.appending("tag"), .unknownReference(kind: "tag", name: name, known: vocabulary.tags.map(\.name)))
+        case .category(let name):
+            if let index = vocabulary.categoryIndex(named: name) { return .category(index, name: name) }
+            d.report(path.appending("category"),
+                     .unknownReference(kind: "category", name: name, known: vocabulary.categories.map(\.name)))
+        case .integration(let name):
+            if let integration = config.integrations.first(where: { $0.name == name }) {
+                return .integration(name: name, prefixes: integration.ignorablePrefixes.map(ByteNeedle.init))
+            }
+            d.report(path.appending("integration"),
+                     .unknownReference(kind: "integration", name: name, known: config.integrations.map(\.name)))
+        }
+        return nil
+    }
+
+    static func defaultCategoryIndex(_ categories: [SpytailConfig.Category], _ path: JSONPath, _ d: ConfigDiagnostics) -> Int? {
+        let defaults = categories.indices.filter { categories[$0].isDefault }
+        if categories.isEmpty {
+            d.report(path, .invalidValue("needs at least one category, one of them with \"default\": true"))
+        } else if defaults.isEmpty {
+            d.report(path, .invalidValue("exactly one category must have \"default\": true; none has"))
+        } else if defaults.count > 1 {
+            d.report(path.appending(defaults[1]).appending("default"),
+                     .invalidValue("exactly one category must have \"default\": true; \(path.appending(defaults[0])) has it already"))
+        }
+        return defaults.first
+    }
+
+    static func checkUniqueNames(_ config: SpytailConfig, _ d: ConfigDiagnostics) {
+        func unique(_ names: [String], _ path: JSONPath) {
+            var seen: [String: JSONPath] = [:]
+            for (i, name) in names.enumerated() {
+                let here = path.appending(i).appending("name")
+                if let first = seen[name] { d.report(here, .duplicateName(name, first: first)) } else { seen[name] = here }
+            }
+        }
+        unique(config.sources.map(\.name), JSONPath.root.appending("sources"))
+        unique(config.parse.categories.map(\.name), JSONPath.root.appending("parse").appending("categories"))
+        unique(config.parse.tags.map(\.name), JSONPath.root.appending("parse").appending("tags"))
+        unique(config.integrations.map(\.name), JSONPath.root.appending("integrations"))
+    }
+
+    static func checkOutputs(_ outputs: [SpytailConfig.Output], _ d: ConfigDiagnostics) {
+        var stdoutAt: JSONPath?
+        var files: [String: JSONPath] = [:]
+        for (i, output) in outputs.enumerated() {
+            let path = JSONPath.root.appending("outputs").appending(i)
+            switch output.destination {
+            case .stdout:
+                if let first = stdoutAt {
+                    d.report(path.appending("type"), .invalidValue("only one output may write to stdout (\(first) does already)"))
+                }
+                stdoutAt = stdoutAt ?? path
+            case .file(let file):
+                if let first = files[file] {
+                    d.report(path.appending("path"), .invalidValue("'\(file)' is written by \(first) already"))
+                }
+                files[file] = files[file] ?? path
+            }
+        }
+    }
+}

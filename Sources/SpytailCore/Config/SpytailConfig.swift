@@ -1,0 +1,139 @@
+/// A spytail config as written in JSON, decoded and type-checked (see `SpytailConfig+Decoding`).
+/// Cross-field checks and regex compilation happen in `CompiledConfig`.
+public struct SpytailConfig: Sendable, Equatable {
+    public var sources: [Source] = []
+    /// Path of the checkpoint file (`run`), relative to the config file's folder.
+    public var checkpoints: String?
+    public var parse = Parse()
+    public var integrations: [Integration] = []
+    public var filters: [Condition] = []
+    public var outputs: [Output] = [Output(destination: .stdout, format: .text)]
+    public var state: SpyState = .recording
+
+    public init() {}
+
+    /// Where to find log files.
+    public struct Source: Sendable, Equatable {
+        public enum StartAt: String, Sendable, CaseIterable { case beginning, end }
+        public var name: String
+        /// Glob patterns (`*`, `?`, `[...]`, `**` for any depth), relative to the config file's folder.
+        public var include: [String]
+        /// Patterns of files to skip: matched against the file name, or the whole path if they hold a `/`.
+        public var exclude: [String] = []
+        /// Also read the rotated chain (`app.log.1`, `app.log.2.gz`, `app.log-20261120.gz` …), oldest first.
+        public var rotated = true
+        /// Where to start in a file never seen before (`run`).
+        public var startAt = StartAt.beginning
+
+        public init(name: String, include: [String]) {
+            self.name = name
+            self.include = include
+        }
+    }
+
+    /// How lines become entries.
+    public struct Parse: Sendable, Equatable {
+        public var pattern: String?
+        public var timestampFormat = TimestampFormat.iso8601
+        public var multiline: Multiline?
+        public var maxLineBytes = 1 << 20
+        public var categories: [Category] = [Category(name: "info", display: "ℹ️", isDefault: true)]
+        public var tags: [Tag] = []
+        public init() {}
+    }
+
+    /// Continuation lines join the entry before them.
+    public struct Multiline: Sendable, Equatable {
+        /// A regex that a continuation line matches (typically `^\s`).
+        public var continuation: String
+        /// `run` flushes an entry whose next line has not come after this long.
+        public var idleTimeoutMs = 1000
+        public init(continuation: String) { self.continuation = continuation }
+    }
+
+    /// Where a rule looks, and how.
+    public struct Match: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable {
+            case contains(String)
+            case prefix(String)
+            case regex(String)
+        }
+        /// A named group of the pattern; nil means the message.
+        public var field: String?
+        public var kind: Kind
+        public init(field: String? = nil, _ kind: Kind) {
+            self.field = field
+            self.kind = kind
+        }
+    }
+
+    /// A category rule: the first whose match holds wins, else the default.
+    public struct Category: Sendable, Equatable {
+        public var name: String
+        public var display: String
+        public var color: String?
+        public var match: Match?
+        public var isDefault = false
+        public init(name: String, display: String, color: String? = nil, match: Match? = nil, isDefault: Bool = false) {
+            self.name = name
+            self.display = display
+            self.color = color
+            self.match = match
+            self.isDefault = isDefault
+        }
+    }
+
+    /// A tag rule: every tag whose match holds is added.
+    public struct Tag: Sendable, Equatable {
+        public var name: String
+        public var display: String
+        public var match: Match
+        public init(name: String, display: String, match: Match) {
+            self.name = name
+            self.display = display
+            self.match = match
+        }
+    }
+
+    /// An integration declares message prefixes a user may switch off as one filter.
+    public struct Integration: Sendable, Equatable {
+        public var name: String
+        public var ignorablePrefixes: [String]
+        public init(name: String, ignorablePrefixes: [String]) {
+            self.name = name
+            self.ignorablePrefixes = ignorablePrefixes
+        }
+    }
+
+    /// One condition of SpyDashboard's filter modes (plus `integration`). A filter excludes what it
+    /// matches; an output's `where` keeps what it matches.
+    public enum Condition: Sendable, Equatable {
+        case contains(String)
+        case prefix(String)
+        case tag(String)
+        case category(String)
+        case integration(String)
+    }
+
+    /// One exported stream.
+    public struct Output: Sendable, Equatable {
+        public enum Destination: Sendable, Equatable {
+            case stdout
+            /// Relative to the config file's folder; the folder must exist.
+            case file(String)
+        }
+        public enum Format: String, Sendable, CaseIterable { case jsonl, text, logfmt }
+        public enum Color: String, Sendable, CaseIterable { case auto, always, never }
+
+        public var destination: Destination
+        public var format: Format
+        public var whereCondition: Condition?
+        public var color = Color.auto
+
+        public init(destination: Destination, format: Format, whereCondition: Condition? = nil) {
+            self.destination = destination
+            self.format = format
+            self.whereCondition = whereCondition
+        }
+    }
+}

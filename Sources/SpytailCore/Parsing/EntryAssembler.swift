@@ -1,0 +1,42 @@
+/// Joins continuation lines (those the multiline regex matches) to the entry before them.
+/// Holds one pending entry and reuses its storage for the next.
+public struct EntryAssembler {
+    let continuation: Regex?
+    private var entry: SpyEntry
+    /// An entry is started and waits for its continuation lines or the next head line.
+    public private(set) var hasPending = false
+
+    public init(file: SourceFile, continuation: Regex?) {
+        self.continuation = continuation
+        entry = SpyEntry(file: file)
+    }
+
+    /// Adds a line; a head line first hands the pending entry to `emit`.
+    public mutating func add(_ line: Line, _ emit: (inout SpyEntry) throws -> Void) rethrows {
+        if hasPending, let continuation, continuation.matches(line.bytes) {
+            entry.text.append(0x0A)
+            entry.text.append(contentsOf: line.bytes)
+            entry.lineCount += 1
+            entry.truncated = entry.truncated || line.truncated
+            return
+        }
+        try flush(emit)
+        entry.text.removeAll(keepingCapacity: true)
+        entry.text.append(contentsOf: line.bytes)
+        entry.headLength = line.bytes.count
+        entry.offset = line.offset
+        entry.lineCount = 1
+        entry.truncated = line.truncated
+        hasPending = true
+    }
+
+    /// Hands the pending entry (if any) to `emit`: end of input, or the idle timeout in `run`.
+    public mutating func flush(_ emit: (inout SpyEntry) throws -> Void) rethrows {
+        guard hasPending else { return }
+        hasPending = false
+        try emit(&entry)
+    }
+
+    /// Offset of the pending entry's head line.
+    public var pendingOffset: Int64? { hasPending ? entry.offset : nil }
+}

@@ -1,0 +1,24 @@
+/// Bytes of one file in, entries out: the line splitter and the multiline assembler together.
+public struct EntryStream {
+    public private(set) var splitter: LineSplitter
+    public private(set) var assembler: EntryAssembler
+
+    public init(file: SourceFile, maxLineBytes: Int, continuation: Regex?, startOffset: Int64 = 0) {
+        splitter = LineSplitter(maxLineBytes: maxLineBytes, startOffset: startOffset)
+        assembler = EntryAssembler(file: file, continuation: continuation)
+    }
+
+    /// Feeds a chunk; complete entries go to `emit`.
+    public mutating func push(_ chunk: UnsafeBufferPointer<UInt8>, _ emit: (inout SpyEntry) throws -> Void) rethrows {
+        try splitter.push(chunk) { line in try assembler.add(line, emit) }
+    }
+
+    /// End of input: the last line without newline, then the pending entry.
+    public mutating func finish(_ emit: (inout SpyEntry) throws -> Void) rethrows {
+        try splitter.finish { line in try assembler.add(line, emit) }
+        try assembler.flush(emit)
+    }
+
+    /// Physical lines seen so far.
+    public var lineCount: Int { splitter.linesEmitted }
+}

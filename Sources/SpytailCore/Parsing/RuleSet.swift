@@ -1,0 +1,54 @@
+/// Turns an assembled entry into a classified one: pattern, timestamp, category (first matching rule,
+/// else the default) and tags (every matching rule).
+public struct RuleSet {
+    public let vocabulary: Vocabulary
+    public let pattern: LinePattern?
+    public let timestampFormat: TimestampFormat
+    /// (category index, rule) in config order, the default category excluded.
+    let categoryRules: [(category: Int, rule: MatchRule)]
+    let defaultCategory: Int
+    /// (tag index, rule).
+    let tagRules: [(tag: Int, rule: MatchRule)]
+
+    public init(vocabulary: Vocabulary, pattern: LinePattern?, timestampFormat: TimestampFormat,
+                categoryRules: [(category: Int, rule: MatchRule)], defaultCategory: Int, tagRules: [(tag: Int, rule: MatchRule)]) {
+        self.vocabulary = vocabulary
+        self.pattern = pattern
+        self.timestampFormat = timestampFormat
+        self.categoryRules = categoryRules
+        self.defaultCategory = defaultCategory
+        self.tagRules = tagRules
+    }
+
+    /// Fills the parsed parts of `entry` (whose `text` and `headLength` are set). `readTime` also reads
+    /// the timestamp into `entry.time`, which only time windows need.
+    public func classify(_ entry: inout SpyEntry, readTime: Bool) {
+        if pattern?.apply(to: &entry) != true {
+            entry.timestamp = nil
+            entry.message = 0..<entry.headLength
+            entry.fields.removeAll(keepingCapacity: true)
+        }
+        let (category, tags, time) = entry.text.withUnsafeBufferPointer { text in
+            (categorize(entry, text), tag(entry, text), readTime ? readTimestamp(entry, text) : nil)
+        }
+        entry.category = category
+        entry.tags = tags
+        entry.time = time
+    }
+
+    func categorize(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>) -> Int {
+        for (category, rule) in categoryRules where rule.matches(entry, text: text) { return category }
+        return defaultCategory
+    }
+
+    func tag(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>) -> TagSet {
+        var tags = TagSet()
+        for (tag, rule) in tagRules where rule.matches(entry, text: text) { tags.insert(tag) }
+        return tags
+    }
+
+    func readTimestamp(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard let range = entry.timestamp else { return nil }
+        return timestampFormat.parse(UnsafeBufferPointer(rebasing: text[range]))
+    }
+}

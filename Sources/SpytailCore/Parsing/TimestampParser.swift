@@ -1,0 +1,105 @@
+/// Timestamp readers on bytes: no Foundation, no allocation.
+public enum TimestampParser {
+    /// RFC 3339 with the liberties ISO 8601 logs take: `T` or space between date and time, `.` or `,`
+    /// before the fraction, `Z`, `±HH:MM`, `±HHMM` or no zone (read as UTC).
+    public static func iso8601(_ s: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var i = 0
+        func digits(_ n: Int) -> Int? {
+            guard i + n <= s.count else { return nil }
+            var value = 0
+            for k in i..<(i + n) {
+                let d = Int(s[k]) - 48
+                guard (0...9).contains(d) else { return nil }
+                value = value * 10 + d
+            }
+            i += n
+            return value
+        }
+        func expect(_ c: UInt8) -> Bool {
+            guard i < s.count, s[i] == c else { return false }
+            i += 1
+            return true
+        }
+        guard let year = digits(4), expect(UInt8(ascii: "-")), let month = digits(2), expect(UInt8(ascii: "-")),
+              let day = digits(2), (1...12).contains(month), (1...31).contains(day) else { return nil }
+        guard i < s.count, s[i] == UInt8(ascii: "T") || s[i] == UInt8(ascii: "t") || s[i] == UInt8(ascii: " ") else {
+            return nil
+        }
+        i += 1
+        guard let hour = digits(2), expect(UInt8(ascii: ":")), let minute = digits(2), expect(UInt8(ascii: ":")),
+              let second = digits(2), hour < 24, minute < 60, second <= 60 else { return nil }
+        var nanos: Int64 = 0
+        if i < s.count, s[i] == UInt8(ascii: ".") || s[i] == UInt8(ascii: ",") {
+            i += 1
+            var scale: Int64 = 100_000_000
+            let start = i
+            while i < s.count, (48...57).contains(s[i]) {
+                nanos += Int64(s[i] - 48) * scale
+                scale /= 10
+                i += 1
+            }
+            guard i > start else { return nil }
+        }
+        var offsetSeconds = 0
+        if i < s.count {
+            switch s[i] {
+            case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+                i += 1
+            case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                let sign = s[i] == UInt8(ascii: "-") ? -1 : 1
+                i += 1
+                guard let oh = digits(2) else { return nil }
+                _ = expect(UInt8(ascii: ":"))
+                guard let om = digits(2) else { return nil }
+                offsetSeconds = sign * (oh * 3600 + om * 60)
+            default:
+                return nil
+            }
+        }
+        guard i == s.count else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
+        return seconds * 1_000_000_000 + nanos
+    }
+
+    /// `1795168800` or `1795168800.123456` seconds.
+    public static func decimalSeconds(_ s: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard let dot = s.firstIndex(of: UInt8(ascii: ".")) else { return integer(s).map { $0 &* 1_000_000_000 } }
+        guard let whole = integer(UnsafeBufferPointer(rebasing: s[..<dot])) else { return nil }
+        var nanos: Int64 = 0
+        var scale: Int64 = 100_000_000
+        for b in s[(dot + 1)...] {
+            guard (48...57).contains(b) else { return nil }
+            nanos += Int64(b - 48) * scale
+            scale /= 10
+        }
+        return whole * 1_000_000_000 + nanos
+    }
+
+    /// A non-negative decimal integer of at most 18 digits.
+    public static func integer(_ s: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard !s.isEmpty, s.count <= 18 else { return nil }
+        var value: Int64 = 0
+        for b in s {
+            guard (48...57).contains(b) else { return nil }
+            value = value * 10 + Int64(b - 48)
+        }
+        return value
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// Parses an RFC 3339 instant given as a String (command-line options).
+    public static func iso8601(_ text: String) -> Int64? {
+        var text = text
+        return text.withUTF8 { iso8601($0) }
+    }
+}

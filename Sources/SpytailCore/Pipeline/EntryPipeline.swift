@@ -1,0 +1,83 @@
+/// Everything after assembly: classify an entry, apply the time window and the filters, and hand it to
+/// every output whose `where` it meets. One pipeline per run, used from one thread.
+public final class EntryPipeline {
+    /// An output stream: its condition and its sink.
+    public struct Route {
+        public let condition: EntryCondition?
+        public let sink: any EntrySink
+        public init(condition: EntryCondition?, sink: any EntrySink) {
+            self.condition = condition
+            self.sink = sink
+        }
+    }
+
+    public let rules: RuleSet
+    public let continuation: Regex?
+    public let maxLineBytes: Int
+    private var filters: FilterChain
+    private let routes: [Route]
+    private let window: TimeWindow?
+    private var lastInWindow = true
+    private var stats: PipelineStats
+
+    public init(rules: RuleSet, continuation: Regex?, maxLineBytes: Int, filters: [EntryCondition], routes: [Route],
+                window: TimeWindow? = nil) {
+        self.rules = rules
+        self.continuation = continuation
+        self.maxLineBytes = maxLineBytes
+        self.filters = FilterChain(filters)
+        self.routes = routes
+        self.window = window
+        stats = PipelineStats(filters: filters.count, outputs: routes.count)
+    }
+
+    /// Builds the pipeline a compiled config describes, with one sink per configured output.
+    public convenience init(config: CompiledConfig, sinks: [any EntrySink], window: TimeWindow? = nil) {
+        precondition(sinks.count == config.config.outputs.count, "one sink per output")
+        let routes = zip(config.outputConditions, sinks).map { Route(condition: $0, sink: $1) }
+        self.init(rules: config.rules, continuation: config.continuation, maxLineBytes: config.config.parse.maxLineBytes,
+                  filters: config.filters, routes: routes, window: window)
+    }
+
+    /// Counters so far, filter counts included.
+    public var statistics: PipelineStats {
+        var s = stats
+        s.excludedByFilter = filters.excluded
+        return s
+    }
+
+    /// Describes each filter (for the summary).
+    public var filterDescriptions: [String] { filters.conditions.map(\.description) }
+
+    /// A fresh entry stream for one file, set up with this pipeline's line limit and multiline rule.
+    public func makeStream(for file: SourceFile, startOffset: Int64 = 0) -> EntryStream {
+        EntryStream(file: file, maxLineBytes: maxLineBytes, continuation: continuation, startOffset: startOffset)
+    }
+
+    /// Classifies, filters and routes one assembled entry.
+    public func process(_ entry: inout SpyEntry) throws(SinkError) {
+        stats.entries += 1
+        rules.classify(&entry, readTime: window != nil)
+        if let window {
+            if let time = entry.time { lastInWindow = window.contains(time) }
+            guard lastInWindow else {
+                stats.outsideWindow += 1
+                return
+            }
+        }
+        try entry.text.withUnsafeBufferPointer { (text) throws(SinkError) in
+            if filters.excludes(entry, text: text) { return }
+            for index in routes.indices {
+                let route = routes[index]
+                if let condition = route.condition, !condition.matches(entry, text: text) { continue }
+                try route.sink.consume(entry, text: text)
+                stats.writtenByOutput[index] += 1
+            }
+        }
+    }
+
+    /// Flushes every output.
+    public func flush() throws(SinkError) {
+        for route in routes { try route.sink.flush() }
+    }
+}

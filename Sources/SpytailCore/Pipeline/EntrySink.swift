@@ -1,0 +1,43 @@
+/// Receives the entries of one output stream. Implementations format and write them (`FormattingSink`)
+/// or record them (the test spy `RecordingEntrySink`).
+public protocol EntrySink: AnyObject {
+    /// Takes one entry; may buffer it.
+    func consume(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) throws(SinkError)
+    /// Delivers everything buffered so far to its destination.
+    func flush() throws(SinkError)
+}
+
+/// Where formatted bytes go: a file descriptor in the I/O layer, a buffer in tests.
+public protocol ByteWriter: AnyObject {
+    /// Writes all of `bytes` or throws.
+    func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(SinkError)
+    /// Name for messages (`stdout`, the file path).
+    var name: String { get }
+}
+
+/// A failed write, with the destination's name and the cause.
+public struct SinkError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Cause: Sendable, Equatable {
+        /// The reader of a pipe went away (EPIPE).
+        case closedByReader
+        /// No space left on the device (ENOSPC, EDQUOT).
+        case noSpace
+        case other(errno: Int32, message: String)
+    }
+
+    public let destination: String
+    public let cause: Cause
+
+    public init(destination: String, cause: Cause) {
+        self.destination = destination
+        self.cause = cause
+    }
+
+    public var description: String {
+        switch cause {
+        case .closedByReader: "\(destination): the reader closed the pipe"
+        case .noSpace: "\(destination): no space left on device"
+        case .other(let errno, let message): "\(destination): write failed: \(message) (errno \(errno))"
+        }
+    }
+}

@@ -1,0 +1,26 @@
+/// An output: formats entries with its strategy into a reused buffer and hands the buffer to its
+/// writer in batches of `batchBytes`.
+public final class FormattingSink: EntrySink {
+    public let formatter: any EntryFormatter
+    public let writer: any ByteWriter
+    let buffer: OutputBuffer
+    let batchBytes: Int
+
+    public init(formatter: any EntryFormatter, writer: any ByteWriter, batchBytes: Int = 64 * 1024) {
+        self.formatter = formatter
+        self.writer = writer
+        self.batchBytes = batchBytes
+        buffer = OutputBuffer(capacity: batchBytes + 4096)
+    }
+
+    public func consume(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) throws(SinkError) {
+        formatter.format(entry, text: text, into: buffer)
+        if buffer.count >= batchBytes { try flush() }
+    }
+
+    public func flush() throws(SinkError) {
+        guard buffer.count > 0 else { return }
+        try writer.write(buffer.bytes)
+        buffer.removeAll()
+    }
+}

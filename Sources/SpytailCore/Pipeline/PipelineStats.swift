@@ -1,0 +1,13 @@
+/// What a pipeline did, for the summary: entries seen, dropped by the time window, excluded per filter,
+/// written per output.
+public struct PipelineStats: Sendable, Equatable {
+    public var entries = 0
+    public var outsideWindow = 0
+    public var excludedByFilter: [Int]
+    public var writtenByOutput: [Int]
+
+    public init(filters: Int, outputs: Int) {
+        excludedByFilter = Array(repeating: 0, count: filters)
+        writtenByOutput = Array(repeating: 0, count: outputs)
+    }
+}
