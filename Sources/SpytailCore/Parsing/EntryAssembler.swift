@@ -12,7 +12,7 @@ public struct EntryAssembler {
     }
 
     /// Adds a line; a head line first hands the pending entry to `emit`.
-    public mutating func add(_ line: Line, _ emit: (inout SpyEntry) throws -> Void) rethrows {
+    public mutating func add<E: Error>(_ line: Line, _ emit: (inout SpyEntry) throws(E) -> Void) throws(E) {
         if hasPending, let continuation, continuation.matches(line.bytes) {
             entry.text.append(0x0A)
             entry.text.append(contentsOf: line.bytes)
@@ -31,7 +31,7 @@ public struct EntryAssembler {
     }
 
     /// Hands the pending entry (if any) to `emit`: end of input, or the idle timeout in `run`.
-    public mutating func flush(_ emit: (inout SpyEntry) throws -> Void) rethrows {
+    public mutating func flush<E: Error>(_ emit: (inout SpyEntry) throws(E) -> Void) throws(E) {
         guard hasPending else { return }
         hasPending = false
         try emit(&entry)

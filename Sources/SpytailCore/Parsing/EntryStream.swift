@@ -9,13 +9,13 @@ public struct EntryStream {
     }
 
     /// Feeds a chunk; complete entries go to `emit`.
-    public mutating func push(_ chunk: UnsafeBufferPointer<UInt8>, _ emit: (inout SpyEntry) throws -> Void) rethrows {
-        try splitter.push(chunk) { line in try assembler.add(line, emit) }
+    public mutating func push<E: Error>(_ chunk: UnsafeBufferPointer<UInt8>, _ emit: (inout SpyEntry) throws(E) -> Void) throws(E) {
+        try splitter.push(chunk) { (line) throws(E) in try assembler.add(line, emit) }
     }
 
     /// End of input: the last line without newline, then the pending entry.
-    public mutating func finish(_ emit: (inout SpyEntry) throws -> Void) rethrows {
-        try splitter.finish { line in try assembler.add(line, emit) }
+    public mutating func finish<E: Error>(_ emit: (inout SpyEntry) throws(E) -> Void) throws(E) {
+        try splitter.finish { (line) throws(E) in try assembler.add(line, emit) }
         try assembler.flush(emit)
     }
 

@@ -38,7 +38,7 @@ public struct LineSplitter {
     public var hasPending: Bool { !carry.isEmpty || carryState == .skippingRest }
 
     /// Feeds a chunk; calls `body` for every line it completes.
-    public mutating func push(_ chunk: UnsafeBufferPointer<UInt8>, _ body: (Line) throws -> Void) rethrows {
+    public mutating func push<E: Error>(_ chunk: UnsafeBufferPointer<UInt8>, _ body: (Line) throws(E) -> Void) throws(E) {
         guard let base = chunk.baseAddress, chunk.count > 0 else { return }
         let end = base + chunk.count
         var cursor = base
@@ -62,7 +62,7 @@ public struct LineSplitter {
     }
 
     /// End of input: hands out a last line that has no newline (if any).
-    public mutating func finish(_ body: (Line) throws -> Void) rethrows {
+    public mutating func finish<E: Error>(_ body: (Line) throws(E) -> Void) throws(E) {
         if hasPending { try emitCarry(body) }
     }
 
@@ -88,32 +88,41 @@ public struct LineSplitter {
         }
     }
 
-    private mutating func emitCarry(_ body: (Line) throws -> Void) rethrows {
+    private mutating func emitCarry<E: Error>(_ body: (Line) throws(E) -> Void) throws(E) {
         let truncated = carryState == .skippingRest
-        try carry.withUnsafeBufferPointer { bytes in
+        let offset = carryOffset
+        linesEmitted += 1
+        // withUnsafeBufferPointer rethrows untyped errors; carry the typed one out in a Result.
+        let result: Result<Void, E> = carry.withUnsafeBufferPointer { bytes in
             let kept = truncated ? UTF8Validation.lengthWithoutCutSequence(bytes) : bytes.count
-            try deliver(UnsafeBufferPointer(rebasing: bytes[..<kept]), carryOffset, truncated, body)
+            do throws(E) {
+                try Self.deliver(UnsafeBufferPointer(rebasing: bytes[..<kept]), offset, truncated, body)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
         }
         carry.removeAll(keepingCapacity: true)
         carryState = .collecting
+        try result.get()
     }
 
-    private mutating func emit(_ piece: UnsafeBufferPointer<UInt8>, at offset: Int64,
-                               _ body: (Line) throws -> Void) rethrows {
+    private mutating func emit<E: Error>(_ piece: UnsafeBufferPointer<UInt8>, at offset: Int64,
+                               _ body: (Line) throws(E) -> Void) throws(E) {
+        linesEmitted += 1
         if piece.count <= maxLineBytes {
-            try deliver(piece, offset, false, body)
+            try Self.deliver(piece, offset, false, body)
         } else {
             let head = UnsafeBufferPointer(rebasing: piece[..<maxLineBytes])
             let kept = UTF8Validation.lengthWithoutCutSequence(head)
-            try deliver(UnsafeBufferPointer(rebasing: head[..<kept]), offset, true, body)
+            try Self.deliver(UnsafeBufferPointer(rebasing: head[..<kept]), offset, true, body)
         }
     }
 
-    private mutating func deliver(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: Int64, _ truncated: Bool,
-                                  _ body: (Line) throws -> Void) rethrows {
+    private static func deliver<E: Error>(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: Int64, _ truncated: Bool,
+                                          _ body: (Line) throws(E) -> Void) throws(E) {
         var bytes = bytes
         if !truncated, let last = bytes.last, last == 0x0D { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
-        linesEmitted += 1
         try body(Line(bytes: bytes, offset: offset, truncated: truncated))
     }
 }

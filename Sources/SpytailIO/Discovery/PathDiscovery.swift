@@ -1,0 +1,101 @@
+import SpytailCore
+
+/// Finds a source's files: include patterns expanded by walking directories, exclude patterns applied,
+/// and (for `rotated` sources) each live file preceded by its rotated chain, oldest first.
+public struct PathDiscovery {
+    /// Config paths are relative to this folder (the config file's).
+    public let baseDirectory: String
+
+    public init(baseDirectory: String) { self.baseDirectory = baseDirectory }
+
+    /// Files to read for `source`, in reading order, each once.
+    public func files(for source: SpytailConfig.Source) -> [String] {
+        let excludes = source.exclude.map(PathPattern.init)
+        var ordered: [String] = []
+        var seen = Set<String>()
+        for pattern in source.include.map({ PathPattern(resolve($0)) }) {
+            for live in expand(pattern) {
+                let chain = source.rotated ? rotatedChain(of: live) + [live] : [live]
+                for path in chain where !seen.contains(path) && !excludes.contains(where: { $0.excludes(path: path) }) {
+                    seen.insert(path)
+                    ordered.append(path)
+                }
+            }
+        }
+        return ordered
+    }
+
+    /// The rotated copies of `live` in its folder, oldest first.
+    public func rotatedChain(of live: String) -> [String] {
+        let directory = Directory.parent(of: live)
+        let names = Directory.names(in: directory) ?? []
+        return RotationName.chain(live: Directory.baseName(of: live), names: names).map { Directory.join(directory, $0) }
+    }
+
+    /// Orders explicit paths: members of one rotated chain oldest first (at the place of the chain's first
+    /// member), everything else as given.
+    public static func orderExplicit(_ paths: [String]) -> [String] {
+        var groups: [(live: String, members: [String])] = []
+        for path in paths {
+            let name = Directory.baseName(of: path), directory = Directory.parent(of: path)
+            let live = paths.first { other in
+                other != path && Directory.parent(of: other) == directory
+                    && RotationName.parse(live: Directory.baseName(of: other), candidate: name) != nil
+            } ?? path
+            if let index = groups.firstIndex(where: { $0.live == live }) {
+                groups[index].members.append(path)
+            } else {
+                groups.append((live, [path]))
+            }
+        }
+        return groups.flatMap { group in
+            let liveName = Directory.baseName(of: group.live)
+            return group.members.sorted { a, b in
+                let ra = RotationName.parse(live: liveName, candidate: Directory.baseName(of: a))?.rotation
+                let rb = RotationName.parse(live: liveName, candidate: Directory.baseName(of: b))?.rotation
+                switch (ra, rb) {
+                case let (x?, y?): return x < y
+                case (_?, nil): return true  // rotated before live
+                default: return false
+                }
+            }
+        }
+    }
+
+    func resolve(_ pattern: String) -> String {
+        pattern.hasPrefix("/") ? pattern : Directory.join(baseDirectory, pattern)
+    }
+
+    /// Regular files matching `pattern`, sorted.
+    func expand(_ pattern: PathPattern) -> [String] {
+        guard !pattern.components.isEmpty else {
+            return Syscall.stat(pattern.root)?.isRegularFile == true ? [pattern.root] : []
+        }
+        var found: [String] = []
+        walk(pattern.root, pattern.components[...], into: &found)
+        return found.sorted()
+    }
+
+    private func walk(_ directory: String, _ rest: ArraySlice<String>, into found: inout [String]) {
+        guard let component = rest.first else { return }
+        let remaining = rest.dropFirst()
+        let names = Directory.names(in: directory) ?? []
+        if component == "**" {
+            walk(directory, remaining, into: &found)
+            for name in names where !name.hasPrefix(".") {
+                let path = Directory.join(directory, name)
+                if Syscall.stat(path)?.isDirectory == true { walk(path, rest, into: &found) }
+            }
+            return
+        }
+        for name in names where PathPattern.matches(component: component, name: name) {
+            let path = Directory.join(directory, name)
+            guard let info = Syscall.stat(path) else { continue }
+            if remaining.isEmpty {
+                if info.isRegularFile { found.append(path) }
+            } else if info.isDirectory {
+                walk(path, remaining, into: &found)
+            }
+        }
+    }
+}

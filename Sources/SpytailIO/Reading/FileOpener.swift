@@ -1,0 +1,56 @@
+import Glibc
+
+/// Opens a file for reading and picks the reader by content: gzip's magic bytes `1f 8b`, never the name.
+public enum FileOpener {
+    /// The path that means standard input.
+    public static let standardInput = "-"
+
+    /// Opens `path` (a regular file, or `-` for standard input) and returns its reader.
+    public static func open(_ path: String) throws(ReadError) -> any ByteSource {
+        let fd: Int32
+        if path == standardInput {
+            fd = dup(STDIN_FILENO)
+        } else {
+            do {
+                fd = try Syscall.open(path, O_RDONLY)
+            } catch {
+                throw ReadError(path: path, cause: .open(error))
+            }
+            let info: Glibc.stat
+            do {
+                info = try Syscall.fstat(fd)
+            } catch {
+                Syscall.close(fd)
+                throw ReadError(path: path, cause: .open(error))
+            }
+            guard info.isRegularFile else {
+                Syscall.close(fd)
+                throw ReadError(path: path, cause: .notRegularFile(info.kindDescription))
+            }
+        }
+        let head = try readMagic(fd, path)
+        if head.count == 2 && head[0] == 0x1F && head[1] == 0x8B {
+            return GzipReader(fd: fd, path: path, prefix: head)
+        }
+        return PlainFileReader(fd: fd, path: path, prefix: head)
+    }
+
+    /// Reads up to two bytes (works on pipes too, which cannot seek back).
+    private static func readMagic(_ fd: Int32, _ path: String) throws(ReadError) -> [UInt8] {
+        var head = [UInt8](repeating: 0, count: 2)
+        var count = 0
+        while count < 2 {
+            let n: Int
+            do {
+                let start = count
+                n = try Syscall.retrying { head.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + start, 2 - start) } }
+            } catch {
+                Syscall.close(fd)
+                throw ReadError(path: path, offset: Int64(count), cause: .read(error))
+            }
+            if n == 0 { break }
+            count += n
+        }
+        return Array(head[..<count])
+    }
+}

@@ -1,0 +1,65 @@
+import Glibc
+
+/// The one place system calls are made from: retries EINTR, turns -1 into a typed `Errno`.
+public enum Syscall {
+    /// Runs `call` until it is not interrupted by a signal; throws errno when it fails.
+    @inline(__always)
+    public static func retrying<T: BinaryInteger>(_ call: () -> T) throws(Errno) -> T {
+        while true {
+            let result = call()
+            if result >= 0 { return result }
+            let error = Errno.current
+            if error.rawValue != EINTR { throw error }
+        }
+    }
+
+    public static func open(_ path: String, _ flags: Int32, _ mode: mode_t = 0) throws(Errno) -> Int32 {
+        try retrying { Glibc.open(path, flags | O_CLOEXEC, mode) }
+    }
+
+    public static func read(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        try retrying { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+    }
+
+    /// Writes all of `bytes`, looping over short writes.
+    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        var offset = 0
+        while offset < bytes.count {
+            offset += try retrying { Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset) }
+        }
+    }
+
+    public static func fstat(_ fd: Int32) throws(Errno) -> Glibc.stat {
+        var info = Glibc.stat()
+        _ = try retrying { Glibc.fstat(fd, &info) }
+        return info
+    }
+
+    /// stat(2) following symlinks; nil when the path does not exist.
+    public static func stat(_ path: String) -> Glibc.stat? {
+        var info = Glibc.stat()
+        return statFollowingLinks(path, &info) == 0 ? info : nil
+    }
+
+    public static func close(_ fd: Int32) { _ = Glibc.close(fd) }
+}
+
+extension stat {
+    public var isRegularFile: Bool { st_mode & S_IFMT == S_IFREG }
+    public var isDirectory: Bool { st_mode & S_IFMT == S_IFDIR }
+    /// A word for what the file is, for messages.
+    public var kindDescription: String {
+        switch st_mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFLNK: "a symbolic link"
+        default: "a regular file"
+        }
+    }
+}
+
+/// stat(2) at file scope, where the name is not shadowed by `Syscall.stat`.
+private func statFollowingLinks(_ path: String, _ info: inout Glibc.stat) -> Int32 { stat(path, &info) }

@@ -1,0 +1,142 @@
+import ArgumentParser
+import Glibc
+import Logging
+import SpytailCore
+import SpytailIO
+
+extension SpytailConfig.Output.Format: ExpressibleByArgument {}
+
+/// `spytail scan`: reads files (or the configured sources with their rotated chains) to the end and exits.
+struct ScanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan",
+        abstract: "Read logs to their end with the config's rules, then exit (post-mortem analysis).",
+        discussion: """
+            Without PATHs, reads every configured source; a source with "rotated": true is read as its \
+            rotated chain oldest first (app.log.11.gz … app.log.2.gz, app.log.1, then app.log; dateext \
+            names such as app.log-20261120.gz too). PATHs are read in the order given, except that the \
+            members of one rotated chain are read oldest first, so 'spytail scan -c c.json app.log*' \
+            does the right thing. Gzip is recognised by content, not by name.
+
+            A file that cannot be read, or a gzip that is truncated or corrupt, is reported on stderr with \
+            its offset after everything before the damage is written; the scan goes on and exits 1.
+            A summary goes to stderr at the end (lines read, records per output, records per filter).
+            """)
+
+    @OptionGroup var options: ConfigOption
+
+    @Argument(help: ArgumentHelp("Files to read instead of the configured sources ('-' is standard input).",
+                                 valueName: "path"))
+    var paths: [String] = []
+
+    @Option(help: ArgumentHelp("Keep only entries at or after this RFC 3339 time (e.g. 2026-11-20T10:00:00Z).",
+                               valueName: "time"))
+    var since: String?
+
+    @Option(help: ArgumentHelp("Keep only entries before this RFC 3339 time.", valueName: "time"))
+    var until: String?
+
+    @Option(help: ArgumentHelp("Replace the configured outputs by one output in this format: jsonl, text or logfmt.",
+                               valueName: "format"))
+    var format: SpytailConfig.Output.Format?
+
+    @Option(name: [.short, .long],
+            help: ArgumentHelp("Replace the configured outputs by one output to this file ('-' is stdout; relative to the current folder).",
+                               valueName: "file"))
+    var output: String?
+
+    @Flag(name: .shortAndLong, help: "No progress and no summary on stderr; problems are still reported.")
+    var quiet = false
+
+    @Flag(name: .shortAndLong, help: "Report every file as it is started and finished.")
+    var verbose = false
+
+    func validate() throws {
+        for (name, value) in [("--since", since), ("--until", until)] {
+            if let value, TimestampParser.iso8601(value) == nil {
+                throw ValidationError("\(name) '\(value)' is not an RFC 3339 time such as 2026-11-20T10:00:00Z")
+            }
+        }
+        if let s = since.flatMap(TimestampParser.iso8601), let u = until.flatMap(TimestampParser.iso8601), s >= u {
+            throw ValidationError("--since must be earlier than --until")
+        }
+    }
+
+    func run() throws {
+        let file = try options.load()
+        var config = file.config
+        if format != nil || output != nil { config.outputs = [adHocOutput()] }
+        let compiled = try recompile(config, file)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let sinks: [FormattingSink]
+        do {
+            sinks = try OutputOpener.open(config.outputs, vocabulary: compiled.rules.vocabulary, resolve: file.resolve)
+        } catch {
+            FileHandleStderr.write("spytail: error: \(error)\n")
+            throw ExitCode(1)
+        }
+        let window = (since != nil || until != nil)
+            ? TimeWindow(since: since.flatMap(TimestampParser.iso8601), until: until.flatMap(TimestampParser.iso8601)) : nil
+        let pipeline = EntryPipeline(config: compiled, sinks: sinks, window: window)
+        let inputs = try inputPaths(file)
+        let reporter = ConsoleReporter(logger: Logger(label: "spytail"), verbose: verbose,
+                                       progress: !quiet && isatty(STDERR_FILENO) == 1, clock: clock, totalFiles: inputs.count)
+        let report: ScanReport
+        do {
+            report = try ScanRunner(pipeline: pipeline, events: reporter).run(paths: inputs)
+        } catch {
+            reporter.endProgress()
+            if error.cause == .closedByReader {
+                FileHandleStderr.write("spytail: \(error.destination) was closed by its reader; stopped early\n")
+                return
+            }
+            FileHandleStderr.write("spytail: error: \(error)\n")
+            throw ExitCode(1)
+        }
+        reporter.endProgress()
+        if !quiet {
+            let summary = ScanSummary(report: report, stats: pipeline.statistics, filters: pipeline.filterDescriptions,
+                                      outputs: config.outputs, window: window, elapsed: started.duration(to: clock.now))
+            FileHandleStderr.write(summary.text)
+        }
+        if !report.errors.isEmpty { throw ExitCode(1) }
+    }
+
+    /// The output `--format`/`--output` ask for.
+    func adHocOutput() -> SpytailConfig.Output {
+        guard let output, output != "-" else { return SpytailConfig.Output(destination: .stdout, format: format ?? .text) }
+        let absolute = output.hasPrefix("/") ? output : Self.currentDirectory() + "/" + output
+        return SpytailConfig.Output(destination: .file(absolute), format: format ?? .jsonl)
+    }
+
+    func recompile(_ config: SpytailConfig, _ file: ConfigFile) throws -> CompiledConfig {
+        do {
+            return try CompiledConfig(config)
+        } catch {
+            FileHandleStderr.write(error.errors.map { "\(file.path): \($0)\n" }.joined())
+            throw ExitCode(2)
+        }
+    }
+
+    /// The explicit paths in reading order, or the configured sources' files.
+    func inputPaths(_ file: ConfigFile) throws -> [String] {
+        if !paths.isEmpty { return PathDiscovery.orderExplicit(paths) }
+        let discovery = PathDiscovery(baseDirectory: file.baseDirectory)
+        let found = file.config.sources.flatMap(discovery.files)
+        if found.isEmpty {
+            let patterns = file.config.sources.flatMap(\.include).joined(separator: ", ")
+            FileHandleStderr.write(file.config.sources.isEmpty
+                ? "spytail: error: \(file.path) has no sources; name files to read: spytail scan -c \(file.path) PATH...\n"
+                : "spytail: error: no file matches the sources' include patterns (\(patterns)), relative to \(file.baseDirectory)\n")
+            throw ExitCode(1)
+        }
+        return found
+    }
+
+    static func currentDirectory() -> String {
+        guard let cwd = getcwd(nil, 0) else { return "." }
+        defer { free(cwd) }
+        return String(cString: cwd)
+    }
+}
