@@ -35,9 +35,10 @@ let package = Package(
         .executableTarget(name: "spytail-bench", dependencies: ["SpytailCore", "SpytailIO"]),
 
         // Test doubles (spies) for the seams.
-        .target(name: "SpytailTestSupport", dependencies: ["SpytailCore", "SpytailIO"]),
+        .target(name: "SpytailTestSupport", dependencies: ["SpytailCore", "SpytailIO", "CZlib"]),
         .testTarget(name: "SpytailCoreTests", dependencies: ["SpytailCore", "SpytailTestSupport"]),
         .testTarget(name: "SpytailIOTests", dependencies: ["SpytailIO", "SpytailTestSupport", "CZlib"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["SpytailTestSupport"]),
+        // Runs the built binary; depending on the executable makes `swift test` build it first.
+        .testTarget(name: "EndToEndTests", dependencies: ["SpytailTestSupport", "spytail"]),
     ]
 )

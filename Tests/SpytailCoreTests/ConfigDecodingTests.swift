@@ -1,0 +1,96 @@
+import Testing
+@testable import SpytailCore
+
+/// Every wrong config names the JSON path and the reason.
+struct ConfigDecodingTests {
+    static let issueExample = #"""
+    {
+      "sources": [ { "name": "app", "include": ["/var/log/app/*.log"], "exclude": ["*.tmp"],
+                     "rotated": true, "startAt": "beginning" } ],
+      "checkpoints": "/var/lib/spytail/checkpoints.json",
+      "parse": {
+        "pattern": "^(?<timestamp>\\S+) (?<level>[A-Z]+) (?<message>.*)$",
+        "timestampFormat": "iso8601",
+        "multiline": { "continuation": "^\\s" },
+        "maxLineBytes": 1048576,
+        "categories": [
+          { "name": "error", "display": "🛑", "match": { "field": "level", "regex": "^(ERROR|FATAL)$" } },
+          { "name": "debug", "display": "·", "match": { "field": "level", "prefix": "DEBUG" } },
+          { "name": "info",  "display": "ℹ️", "default": true } ],
+        "tags": [ { "name": "tca", "display": "🏪", "match": { "contains": "[tca]" } } ]
+      },
+      "integrations": [ { "name": "tca", "ignorablePrefixes": ["Store: heartbeat"] } ],
+      "filters": [ { "exclude": { "category": "debug" } }, { "exclude": { "contains": "heartbeat" } },
+                   { "exclude": { "integration": "tca" } } ],
+      "outputs": [ { "type": "stdout", "format": "text" },
+                   { "type": "file", "path": "out/errors.jsonl", "format": "jsonl",
+                     "where": { "category": "error" } } ],
+      "state": "recording"
+    }
+    """#
+
+    @Test func decodesTheDocumentedExample() throws {
+        let compiled = try CompiledConfig(json: Array(Self.issueExample.utf8))
+        let config = compiled.config
+        #expect(config.sources == [{
+            var s = SpytailConfig.Source(name: "app", include: ["/var/log/app/*.log"])
+            s.exclude = ["*.tmp"]
+            return s
+        }()])
+        #expect(config.parse.categories.map(\.name) == ["error", "debug", "info"])
+        #expect(config.parse.multiline?.continuation == "^\\s")
+        #expect(config.filters == [.category("debug"), .contains("heartbeat"), .integration("tca")])
+        #expect(config.outputs[1] == SpytailConfig.Output(destination: .file("out/errors.jsonl"), format: .jsonl,
+                                                          whereCondition: .category("error")))
+        #expect(compiled.rules.vocabulary.fieldNames == ["level"])
+        #expect(config.state == .recording)
+    }
+
+    /// (JSON, expected "path: reason" fragment)
+    static let structural: [(String, String)] = [
+        ("[]", "(top level): expected an object, found an array"),
+        (#"{"sources": {}}"#, "sources: expected an array, found an object"),
+        (#"{"colour": 1}"#, "colour: unknown key; allowed here: checkpoints, filters, integrations, outputs, parse, sources, state"),
+        (#"{"sources": [{"include": ["a"]}]}"#, "sources[0].name: required key is missing"),
+        (#"{"sources": [{"name": "a", "include": []}]}"#, "sources[0].include: must name at least one pattern"),
+        (#"{"sources": [{"name": "a", "include": [3]}]}"#, "sources[0].include[0]: expected a non-empty string, found a number"),
+        (#"{"sources": [{"name": "a", "include": ["x"], "startAt": "middle"}]}"#,
+         "sources[0].startAt: 'middle' is not one of: beginning, end"),
+        (#"{"parse": {"maxLineBytes": 1.5}}"#, "parse.maxLineBytes: expected a whole number, found a number"),
+        (#"{"parse": {"maxLineBytes": 10}}"#, "parse.maxLineBytes: must be between 64 and 1073741824"),
+        (#"{"parse": {"timestampFormat": "unix"}}"#, "parse.timestampFormat: 'unix' is not one of: iso8601, epoch, epochMillis, none"),
+        (#"{"parse": {"tags": [{"name": "t", "match": {"contains": "a", "prefix": "b"}}]}}"#,
+         "parse.tags[0].match: give only one of: contains, prefix, regex"),
+        (#"{"parse": {"tags": [{"name": "t", "match": {"regexp": "a"}}]}}"#, "parse.tags[0].match.regexp: unknown key"),
+        (#"{"parse": {"tags": [{"name": "t"}]}}"#, "parse.tags[0].match: required key is missing"),
+        (#"{"parse": {"categories": [{"name": "c"}]}}"#, #"parse.categories[0]: a category needs a 'match' or "default": true"#),
+        (#"{"filters": [{"include": {"tag": "a"}}]}"#, "filters[0].exclude: required key is missing"),
+        (#"{"filters": [{"exclude": {"tag": "a", "category": "b"}}]}"#,
+         "filters[0].exclude: needs exactly one of: contains, prefix, tag, category, integration"),
+        (#"{"outputs": [{"type": "kafka"}]}"#, "outputs[0].type: 'kafka' is not one of: stdout, file"),
+        (#"{"outputs": [{"type": "file"}]}"#, "outputs[0].path: required key is missing"),
+        (#"{"outputs": [{"type": "stdout", "format": "xml"}]}"#, "outputs[0].format: 'xml' is not one of: jsonl, text, logfmt"),
+        (#"{"state": true}"#, "state: expected a string, found a boolean"),
+        (#"{"sources": [}"#, "(top level): invalid JSON"),
+    ]
+
+    @Test(arguments: structural)
+    func reportsStructuralProblems(_ json: String, _ expected: String) {
+        #expect(throws: ConfigErrors.self) { try SpytailConfig.decode(Array(json.utf8)) }
+        do {
+            _ = try SpytailConfig.decode(Array(json.utf8))
+        } catch {
+            #expect(error.errors.contains { $0.description.hasPrefix(expected) }, "got: \(error)")
+        }
+    }
+
+    @Test func reportsEveryProblemAtOnce() {
+        let json = #"{"sources": [{"name": 1, "include": ["x"]}], "parse": {"maxLineBytes": "big"}, "extra": 0}"#
+        do {
+            _ = try SpytailConfig.decode(Array(json.utf8))
+            Issue.record("expected errors")
+        } catch {
+            #expect(error.errors.map(\.path.description) == ["sources[0].name", "parse.maxLineBytes", "extra"])
+        }
+    }
+}

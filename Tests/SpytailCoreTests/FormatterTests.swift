@@ -1,0 +1,60 @@
+import FoundationEssentials
+import Testing
+@testable import SpytailCore
+import SpytailTestSupport
+
+/// The three formats, through `FormattingSink` and a recording writer.
+struct FormatterTests {
+    func format(_ log: String, as format: SpytailConfig.Output.Format, color: Bool = false, batch: Int = 64 * 1024) throws -> RecordingByteWriter {
+        let config = try Fixtures.compiled()
+        let writer = RecordingByteWriter()
+        let sink = FormattingSink(formatter: format.makeFormatter(vocabulary: config.rules.vocabulary, color: color), writer: writer,
+                                  batchBytes: batch)
+        try Fixtures.run(log, pipeline: EntryPipeline(config: config, sinks: [sink]))
+        return writer
+    }
+
+    @Test func jsonlRecord() throws {
+        let writer = try format("2026-11-20T10:00:01Z ERROR [db] [tca] q \"x\"\n\tat f()\nplain\n", as: .jsonl)
+        #expect(writer.lines == [
+            #"{"id":"0000000000abcdef-0","timestamp":"2026-11-20T10:00:01Z","category":"error","tags":["tca","db"],"message":"q \"x\"","detail":"\tat f()","fields":{"level":"ERROR","tags":"[db] [tca] "},"source":{"path":"/logs/app.log","offset":0}}"#,
+            #"{"id":"0000000000abcdef-52","timestamp":null,"category":"info","tags":[],"message":"plain","detail":null,"fields":{},"source":{"path":"/logs/app.log","offset":52}}"#,
+        ])
+    }
+
+    @Test func jsonlIsValidJSONForHostileBytes() throws {
+        var log: [UInt8] = Array("t INFO a\u{0}b\r\n".utf8) + [0xFF, 0xFE, 0x22, 0x5C, 0x01, 0x0A]
+        log += Array(repeating: UInt8(ascii: "x"), count: 100) + [0x0A]  // over maxLineBytes (64)
+        let config = try Fixtures.compiled()
+        let writer = RecordingByteWriter()
+        let sink = FormattingSink(formatter: JSONLinesFormatter(vocabulary: config.rules.vocabulary), writer: writer)
+        try Fixtures.run(String(decoding: log, as: UTF8.self), pipeline: EntryPipeline(config: config, sinks: [sink]))
+        #expect(writer.lines.count == 3)
+        struct Record: Decodable { let message: String; let truncated: Bool? }
+        let records = try writer.lines.map { try JSONDecoder().decode(Record.self, from: Data($0.utf8)) }
+        #expect(records[0].message == "a\u{0}b")
+        #expect(records[1].message == "\u{FFFD}\u{FFFD}\"\\\u{1}")
+        #expect(records[2].message == String(repeating: "x", count: 64))
+        #expect(records[2].truncated == true)
+    }
+
+    @Test func textIsReadableAndSafeForTerminals() throws {
+        let writer = try format("2026-11-20T10:00:01Z ERROR [tca] boom \u{1B}[2J\n  at f()\n", as: .text)
+        #expect(writer.text == "2026-11-20T10:00:01Z E 🏪 boom ^[[2J\n      at f()\n")
+        let coloured = try format("t ERROR boom\n", as: .text, color: true)
+        #expect(coloured.text == "\u{1B}[31mt E boom\u{1B}[0m\n")
+    }
+
+    @Test func logfmtQuotesWhatNeedsIt() throws {
+        let writer = try format("t INFO [db] hello world\n", as: .logfmt)
+        #expect(writer.text == #"id=0000000000abcdef-0 time=t category=info tags=db msg="hello world" level=INFO tags="[db] " path=/logs/app.log offset=0"# + "\n")
+    }
+
+    @Test func flushesInBatchesAndAtTheEnd() throws {
+        let log = (0..<100).map { "t INFO line \($0)" }.joined(separator: "\n") + "\n"
+        let writer = try format(log, as: .text, batch: 256)
+        #expect(writer.writes.count >= 4)
+        #expect(writer.writes.dropLast().allSatisfy { $0.count >= 256 })
+        #expect(writer.lines.count == 100)
+    }
+}
