@@ -1,0 +1,65 @@
+import Testing
+import SpytailCore
+import SpytailIO
+import SpytailTestSupport
+import Glibc
+
+/// Discovery on a real folder tree: globs, `**`, excludes, rotated chains oldest first.
+struct PathDiscoveryTests {
+    func makeTree() -> TemporaryDirectory {
+        let dir = TemporaryDirectory()
+        for name in ["app.log", "app.log.1", "app.log.2.gz", "app.log.10.gz", "app.log.3.gz", "app.log.tmp", "other.log",
+                     "other.log-20261118.gz", "other.log-20261119", ".hidden.log"] {
+            dir.write(name, "x\n")
+        }
+        mkdir(dir.file("svc"), 0o755)
+        mkdir(dir.file("svc/deep"), 0o755)
+        dir.write("svc/a.log", "x\n")
+        dir.write("svc/deep/b.log", "x\n")
+        return dir
+    }
+
+    func relative(_ paths: [String], _ dir: TemporaryDirectory) -> [String] {
+        paths.map { String($0.dropFirst(dir.path.count + 1)) }
+    }
+
+    @Test func rotatedSourcesReadTheChainOldestFirst() {
+        let dir = makeTree()
+        defer { dir.remove() }
+        var source = SpytailConfig.Source(name: "s", include: ["*.log"])
+        source.exclude = ["*.tmp"]
+        let files = PathDiscovery(baseDirectory: dir.path).files(for: source)
+        #expect(relative(files, dir) == ["app.log.10.gz", "app.log.3.gz", "app.log.2.gz", "app.log.1", "app.log",
+                                         "other.log-20261118.gz", "other.log-20261119", "other.log"])
+    }
+
+    @Test func notRotatedMeansTheMatchesOnly() {
+        let dir = makeTree()
+        defer { dir.remove() }
+        var source = SpytailConfig.Source(name: "s", include: [dir.file("*.log")])
+        source.rotated = false
+        #expect(relative(PathDiscovery(baseDirectory: "/nowhere").files(for: source), dir) == ["app.log", "other.log"])
+    }
+
+    @Test func excludesApplyToChainMembersToo() {
+        let dir = makeTree()
+        defer { dir.remove() }
+        var source = SpytailConfig.Source(name: "s", include: ["app.log"])
+        source.exclude = ["*.gz"]
+        #expect(relative(PathDiscovery(baseDirectory: dir.path).files(for: source), dir) == ["app.log.1", "app.log"])
+    }
+
+    @Test func doubleStarMatchesAnyDepth() {
+        let dir = makeTree()
+        defer { dir.remove() }
+        var source = SpytailConfig.Source(name: "s", include: ["svc/**/*.log"])
+        source.rotated = false
+        #expect(relative(PathDiscovery(baseDirectory: dir.path).files(for: source), dir) == ["svc/a.log", "svc/deep/b.log"])
+    }
+
+    @Test func explicitPathsKeepTheirOrderButChainsGoOldestFirst() {
+        let given = ["/l/app.log", "/l/app.log.1", "/l/app.log.10.gz", "/l/app.log.2.gz", "/x/other.log", "/l/zzz.log"]
+        #expect(PathDiscovery.orderExplicit(given) == ["/l/app.log.10.gz", "/l/app.log.2.gz", "/l/app.log.1", "/l/app.log",
+                                                       "/x/other.log", "/l/zzz.log"])
+    }
+}
