@@ -14,6 +14,8 @@ final class ConsoleReporter<C: Clock>: EventReporter where C.Duration == Duratio
     private var drawn = false
 
     init(logger: Logger, verbose: Bool, progress: Bool, clock: C, totalFiles: Int) {
+        var logger = logger
+        logger.logLevel = verbose ? .info : .notice
         self.logger = logger
         self.verbose = verbose
         self.progress = progress

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+import SpytailTestSupport
+
+/// Exit codes, messages and options of the real binary.
+struct CommandLineTests {
+    static let badRegex = #"{"parse": {"tags": [{"name": "a", "match": {"contains": "x"}}, {"name": "b", "match": {"contains": "y"}}, {"name": "c", "match": {"regex": "(unclosed"}}]}}"#
+
+    @Test func checkAcceptsTheShippedConfig() throws {
+        let result = try Harness.spytail(["check", "-c", Harness.packageRoot.appendingPathComponent("config/default.json").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdoutText.contains(": ok: 1 source(s), 4 categories, 4 tags"))
+    }
+
+    @Test(arguments: ["check", "scan"])
+    func aBadConfigExitsTwoNamingTheJSONPath(_ command: String) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let config = dir.write("bad.json", Self.badRegex)
+        let result = try Harness.spytail(command == "scan" ? [command, "-c", config, config] : [command, "-c", config])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(config): parse.tags[2].match.regex: invalid regex: missing closing parenthesis"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func aMissingOutputFolderIsAConfigError() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let config = dir.write("c.json", #"{"outputs": [{"type": "stdout"}, {"type": "file", "path": "nope/x.jsonl"}]}"#)
+        let result = try Harness.spytail(["check", "-c", config])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("outputs[1].path: folder '\(dir.path)/nope' does not exist"))
+    }
+
+    @Test(arguments: [["scan", "--bogus"], ["scan"], ["scan", "-c", "x.json", "--since", "yesterday"], ["frobnicate"]])
+    func usageErrorsExitTwo(_ arguments: [String]) throws {
+        let result = try Harness.spytail(arguments)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(!result.stderr.isEmpty)
+    }
+
+    @Test func helpExplainsTheCommands() throws {
+        let result = try Harness.spytail(["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdoutText.contains("scan") && result.stdoutText.contains("check") && result.stdoutText.contains("Exit codes"))
+        let scan = try Harness.spytail(["help", "scan"])
+        #expect(scan.stdoutText.contains("--since") && scan.stdoutText.contains("rotated chain"))
+    }
+
+    @Test func theShippedDefaultConfigRunsOnTheShippedSamples() throws {
+        let result = try Harness.spytail(["scan", "-c", "config/default.json"], cwd: Harness.packageRoot.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdoutLines.count > 100)
+        #expect(result.stderr.contains("read 400 lines"))
+        #expect(result.stderr.contains("errors: 0"))
+    }
+
+    @Test func aDamagedGzipInTheChainIsReportedWithItsOffsetAndExitsOne() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let whole = Gzip.member((0..<5000).map { "old line \($0)\n" }.joined())
+        dir.write("app.log.2.gz", Array(whole[..<(whole.count / 2)]))
+        dir.write("app.log.1", "newer\n")
+        dir.write("app.log", "newest\n")
+        let config = dir.write("c.json", #"{"outputs": [{"type": "stdout", "format": "jsonl"}]}"#)
+        let result = try Harness.spytail(["scan", "-c", config, dir.file("app.log"), dir.file("app.log.1"), dir.file("app.log.2.gz")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(dir.file("app.log.2.gz")): gzip data ends early (truncated file?) at compressed offset \(whole.count / 2)"))
+        let messages = try Harness.records(result).map { $0["message"] as? String }
+        #expect(messages.first == "old line 0")
+        #expect(messages.suffix(2) == ["newer", "newest"])
+        #expect(result.stderr.contains("errors: 1"))
+    }
+
+    @Test func timeWindowAndAdHocOutput() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let log = dir.write("a.log", (0..<10).map { "2026-11-20T10:00:0\($0)Z INFO m\($0)\n" }.joined())
+        let config = dir.write("c.json", #"{"parse": {"pattern": "^(?<timestamp>\\S+) (?<level>\\S+) (?<message>.*)$"}}"#)
+        let result = try Harness.spytail(["scan", "-c", config, "--since", "2026-11-20T10:00:03Z", "--until", "2026-11-20T10:00:06Z",
+                                          "--format", "logfmt", "--output", "out.log", log], cwd: dir.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let written = String(decoding: dir.read("out.log"), as: UTF8.self).split(separator: "\n")
+        #expect(written.map { $0.split(separator: " ").first { $0.hasPrefix("msg=") } } == ["msg=m3", "msg=m4", "msg=m5"])
+        #expect(result.stderr.contains("outside --since/--until: 7 entries"))
+    }
+
+    @Test func hostileBytesStillGiveValidJSONAndTheRestOfTheFile() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        var bytes: [UInt8] = Array("ok 1\r\n".utf8) + [0xFF, 0xC0, 0x00, 0x1B] + Array(" bad bytes\n".utf8)
+        bytes += [UInt8](repeating: UInt8(ascii: "y"), count: 3 << 20) + [0x0A]
+        bytes += Array("after the long line\nno newline at end".utf8)
+        let log = dir.write("hostile.log", bytes)
+        let config = dir.write("c.json", #"{"parse": {"maxLineBytes": 1048576}, "outputs": [{"type": "stdout", "format": "jsonl"}]}"#)
+        let result = try Harness.spytail(["scan", "-c", config, log])
+        #expect(result.status == 0, "\(result.stderr)")
+        let records = try Harness.records(result)
+        #expect(records.map { ($0["message"] as? String)?.count } == [4, 14, 1 << 20, 19, 17])
+        #expect(records[1]["message"] as? String == "\u{FFFD}\u{FFFD}\u{0}\u{1B} bad bytes")
+        #expect(records[2]["truncated"] as? Bool == true)
+        #expect(records.filter { $0["truncated"] != nil }.count == 1)
+        #expect(records[3]["message"] as? String == "after the long line")
+    }
+
+    @Test func readsStandardInput() throws {
+        let result = try Harness.spytail(["scan", "-c", Harness.packageRoot.appendingPathComponent("config/default.json").path,
+                                          "--format", "jsonl", "-"], stdin: Data("2026-11-20T10:00:00Z ERROR [db] from stdin\n".utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        let records = try Harness.records(result)
+        #expect(records.first?["category"] as? String == "error")
+        #expect(records.first?["tags"] as? [String] == ["db"])
+        #expect((records.first?["source"] as? [String: Any])?["path"] as? String == "-")
+    }
+
+    @Test func aReaderThatGoesAwayStopsTheScanCleanly() throws {
+        let script = "set -o pipefail; \"$0\" scan -c \"$1\" --format jsonl \"$2\" | head -n 1 >/dev/null; echo \"status=${PIPESTATUS[0]}\""
+        let result = try Harness.run("/bin/bash", ["-c", script, Harness.binary,
+                                                   Harness.packageRoot.appendingPathComponent("config/default.json").path,
+                                                   Harness.corpora.appendingPathComponent("HDFS_2k.log").path])
+        #expect(result.stdoutText.contains("status=0"), "\(result.stdoutText) \(result.stderr)")
+        #expect(result.stderr.contains("stdout was closed by its reader"))
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import SpytailTestSupport
+
+/// Runs the built `spytail` binary (next to the test bundle, or $SPYTAIL_BIN) and other real programs.
+enum Harness {
+    struct Result {
+        let status: Int32
+        let stdout: Data
+        let stderr: String
+        var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+        var stdoutLines: [String] { stdoutText.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+    }
+
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    static let corpora = shared.appendingPathComponent("corpora/loghub")
+    static let genlog = shared.appendingPathComponent("bench/genlog.py").path
+
+    static var binary: String {
+        if let path = ProcessInfo.processInfo.environment["SPYTAIL_BIN"] { return path }
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        // On Linux the test bundle is a plain executable in the build folder; on other layouts walk up.
+        for _ in 0..<4 where !FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("spytail").path) {
+            dir = dir.deletingLastPathComponent()
+        }
+        return dir.appendingPathComponent("spytail").path
+    }
+
+    /// Runs `executable` with `arguments` and waits. stdout is read from a pipe until the child closes it;
+    /// stderr goes to a file, so a chatty stderr can never block the child.
+    static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, cwd: String? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let cwd { process.currentDirectoryURL = URL(fileURLWithPath: cwd) }
+        let errPath = NSTemporaryDirectory() + "spytail-stderr-\(UUID().uuidString)"
+        FileManager.default.createFile(atPath: errPath, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: errPath) }
+        let errHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        let out = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = errHandle
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try errHandle.close()
+        let errData = try Data(contentsOf: URL(fileURLWithPath: errPath))
+        return Result(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func spytail(_ arguments: [String], stdin: Data? = nil, cwd: String? = nil) throws -> Result {
+        try run(binary, arguments, stdin: stdin, cwd: cwd)
+    }
+
+    /// Parses each line as a JSON object.
+    static func records(_ result: Result) throws -> [[String: Any]] {
+        try result.stdoutLines.map { line in
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                throw HarnessError.notAnObject(line)
+            }
+            return object
+        }
+    }
+
+    enum HarnessError: Error { case notAnObject(String) }
+}
