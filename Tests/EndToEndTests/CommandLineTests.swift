@@ -122,3 +122,25 @@ struct CommandLineTests {
         #expect(result.stderr.contains("stdout was closed by its reader"))
     }
 }
+
+/// The JSON Schema editors use agrees with the shipped configs and rejects what `check` rejects.
+struct SchemaTests {
+    @Test func shippedConfigsAndTheDocumentedExampleAreValid() throws {
+        let script = """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            jsonschema.Draft202012Validator.check_schema(schema)
+            for path in sys.argv[2:]:
+                jsonschema.validate(json.load(open(path)), schema)
+            bad = {"parse": {"tags": [{"name": "t", "match": {"contains": "a", "prefix": "b"}}]}, "colour": 1}
+            errors = list(jsonschema.Draft202012Validator(schema).iter_errors(bad))
+            print("rejected", len(errors))
+            """
+        let root = Harness.packageRoot.appendingPathComponent("config")
+        let result = try Harness.run("/usr/bin/env", ["python3", "-c", script, root.appendingPathComponent("spytail.schema.json").path,
+                                                      root.appendingPathComponent("default.json").path,
+                                                      root.appendingPathComponent("container.json").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdoutText == "rejected 2\n")
+    }
+}

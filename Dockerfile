@@ -1,0 +1,29 @@
+# spytail as a container sidecar: a static-stdlib release build in the Swift image, run as a non-root
+# user in a slim Debian image. The config and the checkpoint folder are volumes; the application's log
+# volume is mounted read-only at /var/log/app (see README, "Container sidecar").
+# CI builds with the same command (.ci/run) because these machines have no Docker engine.
+ARG SWIFT_IMAGE=swift:6.3-bookworm
+FROM ${SWIFT_IMAGE} AS build
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libpcre2-dev zlib1g-dev libinotifytools0-dev \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY Package.swift ./
+COPY Sources ./Sources
+RUN swift build -c release --static-swift-stdlib --product spytail \
+ && install -D -m 0755 .build/release/spytail /out/spytail
+
+FROM debian:bookworm-slim
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libpcre2-8-0 zlib1g libinotifytools0 libstdc++6 \
+ && rm -rf /var/lib/apt/lists/* \
+ && groupadd --system --gid 10001 spytail \
+ && useradd --system --uid 10001 --gid spytail --home-dir /var/lib/spytail --shell /usr/sbin/nologin spytail \
+ && install -d -o spytail -g spytail -m 0750 /var/lib/spytail \
+ && install -d -m 0755 /etc/spytail
+COPY --from=build /out/spytail /usr/local/bin/spytail
+COPY config/container.json config/spytail.schema.json /etc/spytail/
+USER spytail:spytail
+VOLUME ["/etc/spytail", "/var/lib/spytail"]
+ENTRYPOINT ["/usr/local/bin/spytail"]
+CMD ["scan", "--config", "/etc/spytail/container.json"]
