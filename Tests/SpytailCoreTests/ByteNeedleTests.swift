@@ -30,3 +30,39 @@ struct ByteNeedleTests {
         }
     }
 }
+
+/// Regex modes: ASCII patterns run on bytes, others in UTF-8 mode; invalid bytes never break a match.
+struct RegexTests {
+    func matches(_ pattern: String, _ subject: [UInt8]) throws -> (Bool, Range<Int>?) {
+        let regex = try Regex(pattern)
+        let matched = subject.withUnsafeBufferPointer { regex.matches($0) }
+        return (matched, matched ? regex.group(0) : nil)
+    }
+
+    @Test func asciiPatternsUseByteModeAndOthersUTF() throws {
+        #expect(try Regex(#"^(\S+) (.*)$"#).isUTF == false)
+        #expect(try Regex("Café").isUTF == true)
+        #expect(try Regex("(*UTF)^.$").isUTF == true)
+    }
+
+    @Test func logPatternsGiveTheSameSpansInEitherMode() throws {
+        let line = Array("2026-11-20T10:00:00Z INFO Café ✈ done".utf8)
+        let ascii = try Regex(#"^(?<t>\S+) (?<l>[A-Z]+) (?<m>.*)$"#)
+        let utf = try Regex("(*UTF)" + #"^(?<t>\S+) (?<l>[A-Z]+) (?<m>.*)$"#)
+        #expect(line.withUnsafeBufferPointer { ascii.matches($0) } && line.withUnsafeBufferPointer { utf.matches($0) })
+        #expect((1...3).map(ascii.group) == (1...3).map(utf.group))
+    }
+
+    @Test func invalidUTF8NeverFailsAMatch() throws {
+        let bad: [UInt8] = [0x61, 0xFF, 0xC0, 0x62]
+        #expect(try matches("a.*b", bad).0)
+        #expect(try matches("é|b", bad).0)          // UTF mode, invalid subject
+        #expect(try matches("(*UTF)a", bad).0)
+    }
+
+    @Test func utfModeSeesCharacters() throws {
+        #expect(try matches("^é.$", Array("é✈".utf8)).0)
+        #expect(try matches("(*UTF)^.$", Array("✈".utf8)).0)
+        #expect(try matches("^.$", Array("✈".utf8)).0 == false)  // byte mode: three bytes
+    }
+}

@@ -55,3 +55,32 @@ struct OutputBufferTests {
         #expect(String(decoding: buffer.array, as: UTF8.self) == "00000000000000ab")
     }
 }
+
+/// The eight-bytes-at-a-time scan must never miss a byte that needs escaping, wherever it sits.
+struct ByteCursorTests {
+    @Test func theWordScanFlagsEveryByteThatNeedsEscapingAtEveryPosition() {
+        for byte in UInt8.min...UInt8.max {
+            let needs = byte < 0x20 || byte == 0x22 || byte == 0x5C || byte >= 0x80
+            for position in 0..<8 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
+                bytes[position] = byte
+                let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                if needs { #expect(ByteCursor.mayNeedEscaping(word), "byte \(byte) at \(position)") }
+            }
+        }
+        let clean = Array("abcdefgh".utf8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+        #expect(!ByteCursor.mayNeedEscaping(clean))
+    }
+
+    @Test func escapesTheSameWhereverTheSpecialByteFalls() throws {
+        for special in ["\"", "\\", "\n", "\u{1}", "é", "\u{7F}"] {
+            for position in 0..<20 {
+                let input = String(repeating: "x", count: position) + special + String(repeating: "y", count: 19 - position)
+                let buffer = OutputBuffer(capacity: 8)
+                Array(input.utf8).withUnsafeBufferPointer { buffer.appendJSONString($0) }
+                let decoded = try JSONDecoder().decode(String.self, from: Data(buffer.array))
+                #expect(decoded == input)
+            }
+        }
+    }
+}

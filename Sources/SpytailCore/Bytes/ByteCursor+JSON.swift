@@ -1,0 +1,69 @@
+/// JSON string escaping on bytes. Invalid UTF-8 becomes U+FFFD so the output is always valid JSON;
+/// every control character is escaped; valid multi-byte sequences are copied as they are.
+/// Clean runs are found eight bytes at a time (SWAR) and copied with memcpy.
+extension ByteCursor {
+    /// Room that escaping `count` bytes can need at most (`\u00XX` for one byte).
+    @inline(__always)
+    public static func jsonRoom(_ count: Int) -> Int { count * 6 }
+
+    public mutating func appendJSONString(_ bytes: UnsafeBufferPointer<UInt8>) {
+        append(UInt8(ascii: "\""))
+        appendJSONEscaped(bytes)
+        append(UInt8(ascii: "\""))
+    }
+
+    public mutating func appendJSONEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        let n = bytes.count
+        var runStart = 0
+        var i = 0
+        while i < n {
+            // Skip eight clean bytes at a time; a flagged word is looked at byte by byte.
+            while i + 8 <= n && !Self.mayNeedEscaping(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) { i += 8 }
+            let stop = min(i + 8, n)
+            while i < stop {
+                let b = base[i]
+                if b >= 0x20 && b != 0x22 && b != 0x5C && b < 0x80 { i += 1; continue }
+                if b >= 0x80 {
+                    let length = UTF8Validation.sequenceLength(base + i, available: n - i)
+                    if length > 0 { i += length; continue }
+                }
+                append(UnsafeBufferPointer(start: base + runStart, count: i - runStart))
+                if b >= 0x80 { append(0xEF); append(0xBF); append(0xBD) } else { appendEscape(for: b) }
+                i += 1
+                runStart = i
+            }
+        }
+        append(UnsafeBufferPointer(start: base + runStart, count: n - runStart))
+    }
+
+    /// True when some byte of `word` may be a control character, `"`, `\` or non-ASCII. False positives
+    /// are fine (the bytes are then checked one by one); false negatives are not.
+    @inline(__always)
+    static func mayNeedEscaping(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        let below0x20 = (word &- ones &* 0x20) & ~word & high
+        let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+        let hasQuote = (quote &- ones) & ~quote & high
+        let hasBackslash = (backslash &- ones) & ~backslash & high
+        return (below0x20 | hasQuote | hasBackslash | (word & high)) != 0
+    }
+
+    private mutating func appendEscape(for b: UInt8) {
+        append(0x5C)
+        switch b {
+        case 0x22: append(0x22)
+        case 0x5C: append(0x5C)
+        case 0x0A: append(UInt8(ascii: "n"))
+        case 0x0D: append(UInt8(ascii: "r"))
+        case 0x09: append(UInt8(ascii: "t"))
+        case 0x08: append(UInt8(ascii: "b"))
+        case 0x0C: append(UInt8(ascii: "f"))
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            append(UInt8(ascii: "u")); append(0x30); append(0x30)
+            append(hex.utf8Start[Int(b >> 4)])
+            append(hex.utf8Start[Int(b & 0xF)])
+        }
+    }
+}
