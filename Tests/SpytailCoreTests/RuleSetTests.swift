@@ -45,3 +45,44 @@ struct RuleSetTests {
         #expect(fields.map(\.1) == ["WARN", "[db] "])
     }
 }
+
+/// The trailing `(?<name>.*)$` rewrite must give the same parts as the full pattern.
+struct LinePatternTests {
+    @Test(arguments: [
+        (#"^(?<timestamp>\S+) (?<level>[A-Z]+) (?<message>.*)$"#, "message"),
+        (#"^(?<a>x)(?<rest_1>.*)$"#, "rest_1"),
+    ])
+    func splitsTrailingGroups(_ pattern: String, _ name: String) {
+        #expect(LinePattern.splitTail(pattern)?.name == name)
+    }
+
+    @Test(arguments: [
+        #"^(?<m>.*)"#,                 // no $
+        #"^a|(?<m>.*)$"#,              // top-level alternation
+        #"(?s)^(?<m>.*)$"#,            // dot matches newline
+        #"^(?<m>.+)$"#,                // not .*
+        #"^x\(?<m>.*)$"#,              // escaped parenthesis: no group
+    ])
+    func leavesOtherPatternsAlone(_ pattern: String) {
+        #expect(LinePattern.splitTail(pattern) == nil)
+    }
+
+    @Test(arguments: ["2026-11-20T10:00:00Z INFO [tca] hello world", "t WARN ", "no match here", "t ERROR é✈ \u{1}x"])
+    func rewrittenAndFullPatternsAgree(_ line: String) throws {
+        let pattern = #"^(?<timestamp>\S+) (?<level>[A-Z]+) (?<tags>(?:\[[a-z]+\] )*)(?<message>.*)$"#
+        let fast = try LinePattern(pattern)
+        #expect(fast.tailGroup != nil)
+        let full = try Regex(pattern)
+        var entry = SpyEntry(file: Fixtures.file)
+        entry.text = Array(line.utf8)
+        entry.headLength = entry.text.count
+        let matched = fast.apply(to: &entry)
+        let fullMatched = entry.text.withUnsafeBufferPointer { full.matches($0) }
+        #expect(matched == fullMatched)
+        if matched {
+            #expect(entry.timestamp == full.group(1))
+            #expect(entry.message == full.group(4))
+            #expect(entry.fields.map(\.range) == [full.group(2), full.group(3)].compactMap { $0 })
+        }
+    }
+}
