@@ -32,7 +32,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The benchmark: prints figures, never asserts timings.
-        .executableTarget(name: "spytail-bench", dependencies: ["SpytailCore", "SpytailIO"]),
+        .executableTarget(
+            name: "spytail-bench",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // Test doubles (spies) for the seams.
         .target(name: "SpytailTestSupport", dependencies: ["SpytailCore", "SpytailIO", "CZlib"]),

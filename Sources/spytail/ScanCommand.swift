@@ -45,6 +45,10 @@ struct ScanCommand: ParsableCommand {
                                valueName: "file"))
     var output: String?
 
+    @Option(help: ArgumentHelp("Threads that parse and format (default: one per core). Reading and writing stay on the main thread, in order; --since/--until run on one thread.",
+                               valueName: "n"))
+    var threads: Int?
+
     @Flag(name: .shortAndLong, help: "No progress and no summary on stderr; problems are still reported.")
     var quiet = false
 
@@ -52,6 +56,7 @@ struct ScanCommand: ParsableCommand {
     var verbose = false
 
     func validate() throws {
+        if let threads, threads < 0 || threads > 256 { throw ValidationError("--threads must be between 0 and 256") }
         for (name, value) in [("--since", since), ("--until", until)] {
             if let value, TimestampParser.iso8601(value) == nil {
                 throw ValidationError("\(name) '\(value)' is not an RFC 3339 time such as 2026-11-20T10:00:00Z")
@@ -69,22 +74,23 @@ struct ScanCommand: ParsableCommand {
         let compiled = try recompile(config, file)
         let clock = ContinuousClock()
         let started = clock.now
-        let sinks: [FormattingSink]
+        let outputs: [ScanOutput]
         do {
-            sinks = try OutputOpener.open(config.outputs, vocabulary: compiled.rules.vocabulary, resolve: file.resolve)
+            outputs = try OutputOpener.open(config.outputs, vocabulary: compiled.rules.vocabulary, resolve: file.resolve)
         } catch {
             FileHandleStderr.write("spytail: error: \(error)\n")
             throw ExitCode(1)
         }
         let window = (since != nil || until != nil)
             ? TimeWindow(since: since.flatMap(TimestampParser.iso8601), until: until.flatMap(TimestampParser.iso8601)) : nil
-        let pipeline = EntryPipeline(config: compiled, sinks: sinks, window: window)
         let inputs = try inputPaths(file)
         let reporter = ConsoleReporter(logger: Logger(label: "spytail"), verbose: verbose,
                                        progress: !quiet && isatty(STDERR_FILENO) == 1, clock: clock, totalFiles: inputs.count)
+        let runner = ScanRunner(config: compiled, outputs: outputs, window: window, events: reporter,
+                                workers: threads ?? WorkerThreads.availableCores)
         let report: ScanReport
         do {
-            report = try ScanRunner(pipeline: pipeline, events: reporter).run(paths: inputs)
+            report = try runner.run(paths: inputs)
         } catch {
             reporter.endProgress()
             if error.cause == .closedByReader {
@@ -96,7 +102,7 @@ struct ScanCommand: ParsableCommand {
         }
         reporter.endProgress()
         if !quiet {
-            let summary = ScanSummary(report: report, stats: pipeline.statistics, filters: pipeline.filterDescriptions,
+            let summary = ScanSummary(report: report, stats: runner.statistics, filters: runner.filterDescriptions,
                                       outputs: config.outputs, window: window, elapsed: started.duration(to: clock.now))
             FileHandleStderr.write(summary.text)
         }

@@ -1,44 +1,69 @@
+import FoundationEssentials
 import Testing
 import SpytailCore
 import SpytailIO
 import SpytailTestSupport
 
 /// The scan runner over real files: order, ids across compression, damage in the middle of a chain,
-/// read-buffer boundaries.
+/// read-buffer and block boundaries, and the same output with and without worker threads.
 struct ScanRunnerTests {
     static let config = #"{"parse": {"multiline": {"continuation": "^\\s"}}}"#
 
-    func scan(_ paths: [String], chunkSize: Int = 256 * 1024) throws -> (RecordingEntrySink, RecordingEventReporter, ScanReport) {
-        let compiled = try CompiledConfig(json: Array(Self.config.utf8))
-        let sink = RecordingEntrySink()
-        let events = RecordingEventReporter()
-        let runner = ScanRunner(pipeline: EntryPipeline(config: compiled, sinks: [sink]), events: events, chunkSize: chunkSize)
-        return (sink, events, try runner.run(paths: paths))
+    struct Record: Decodable, Equatable {
+        let id: String
+        let message: String
+        let detail: String?
+        let source: Source
+        struct Source: Decodable, Equatable { let path: String; let offset: Int64 }
     }
 
-    @Test func idsAreTheSameForPlainAndCompressedCopies() throws {
+    struct Scan {
+        let records: [Record]
+        let events: RecordingEventReporter
+        let report: ScanReport
+        let stats: PipelineStats
+        var messages: [String] { records.map(\.message) }
+    }
+
+    func scan(_ paths: [String], workers: Int = 0, blockBytes: Int = 256 * 1024, chunkSize: Int = 256 * 1024,
+              config: String = ScanRunnerTests.config) throws -> Scan {
+        let compiled = try CompiledConfig(json: Array(config.utf8))
+        let writer = RecordingByteWriter()
+        let events = RecordingEventReporter()
+        let runner = ScanRunner(config: compiled,
+                                outputs: [ScanOutput(formatter: JSONLinesFormatter(vocabulary: compiled.rules.vocabulary), writer: writer)],
+                                events: events, workers: workers, blockBytes: blockBytes, chunkSize: chunkSize)
+        let report = try runner.run(paths: paths)
+        let records = try writer.lines.map { try JSONDecoder().decode(Record.self, from: Data($0.utf8)) }
+        return Scan(records: records, events: events, report: report, stats: runner.statistics)
+    }
+
+    @Test(arguments: [0, 2])
+    func idsAreTheSameForPlainAndCompressedCopies(workers: Int) throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let text = "first line\nsecond\n  continued\nthird\n"
         let plain = dir.write("app.log.1", text)
         let gz = dir.write("app.log.1.gz", Gzip.member(Array(text.utf8)))
-        let (fromPlain, _, _) = try scan([plain])
-        let (fromGzip, _, _) = try scan([gz])
-        #expect(fromPlain.entries.map(\.id) == fromGzip.entries.map(\.id))
-        #expect(fromPlain.entries.map(\.offset) == [0, 11, 30])
-        #expect(fromPlain.entries.map(\.file.path) == [plain, plain, plain])
-        #expect(Set(fromPlain.entries.map(\.id)).count == 3)
+        let fromPlain = try scan([plain], workers: workers)
+        let fromGzip = try scan([gz], workers: workers)
+        #expect(fromPlain.records.map(\.id) == fromGzip.records.map(\.id))
+        #expect(fromPlain.records.map(\.source.offset) == [0, 11, 30])
+        #expect(fromPlain.records.map(\.source.path) == [plain, plain, plain])
+        #expect(fromPlain.records[1].detail == "  continued")
+        #expect(Set(fromPlain.records.map(\.id)).count == 3)
     }
 
-    @Test func aDamagedFileInTheMiddleIsReportedAndTheRestStillFlows() throws {
+    @Test(arguments: [0, 2])
+    func aDamagedFileInTheMiddleIsReportedAndTheRestStillFlows(workers: Int) throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let whole = Gzip.member((0..<3000).map { "old \($0)\n" }.joined())
         let oldest = dir.write("app.log.3.gz", Gzip.member("oldest\n"))
         let damaged = dir.write("app.log.2.gz", Array(whole[..<(whole.count / 2)]))
         let newer = dir.write("app.log.1", "newer\n")
-        let (sink, events, report) = try scan([oldest, damaged, newer])
-        let messages = sink.messages
+        let result = try scan([oldest, damaged, newer], workers: workers)
+        let messages = result.messages
         #expect(messages.first == "oldest")
         #expect(messages.last == "newer")
         // Every line before the damage, in order; the last one may be cut where the data ends.
@@ -46,44 +71,74 @@ struct ScanRunnerTests {
         #expect(middle.dropLast().enumerated().allSatisfy { $0.element == "old \($0.offset)" })
         #expect("old \(middle.count - 1)".hasPrefix(middle.last ?? "-"))
         #expect(messages.count > 100)
-        #expect(report.errors.count == 1)
-        #expect(report.errors.first?.path == damaged)
-        #expect(events.readFailures == report.errors)
-        #expect(report.filesRead == 3)
-        #expect(events.startedPaths == [oldest, damaged, newer])
+        #expect(result.report.errors.count == 1)
+        #expect(result.report.errors.first?.path == damaged)
+        #expect(result.events.readFailures == result.report.errors)
+        #expect(result.report.filesRead == 3)
+        #expect(result.events.startedPaths == [oldest, damaged, newer])
     }
 
     @Test func missingFilesAreReportedAndSkipped() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let real = dir.write("a.log", "a\n")
-        let (sink, _, report) = try scan([dir.file("missing.log"), real])
-        #expect(sink.messages == ["a"])
-        #expect(report.errors.map(\.cause) == [.open(Errno(2))])
+        let result = try scan([dir.file("missing.log"), real])
+        #expect(result.messages == ["a"])
+        #expect(result.report.errors.map(\.cause) == [.open(Errno(2))])
     }
 
-    @Test(arguments: [4096, 4097, 65536])
-    func resultsDoNotDependOnTheReadBufferSize(chunk: Int) throws {
+    /// Blocks of every size, read buffers of every size, with and without workers: the same records.
+    @Test(arguments: [(0, 64, 4096), (2, 64, 4096), (2, 1000, 4097), (1, 100_000, 65536), (2, 256 * 1024, 1 << 20)])
+    func resultsDoNotDependOnBlocksBuffersOrThreads(workers: Int, blockBytes: Int, chunk: Int) throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         var text = ""
-        for i in 0..<3000 { text += i % 10 == 0 ? "head \(i)\n  cont \(i)\n" : "line \(i) é ✈\r\n" }
+        for i in 0..<3000 { text += i % 10 == 0 ? "head \(i)\n  cont \(i)\n\tmore \(i)\n" : "line \(i) é ✈\r\n" }
         let path = dir.write("app.log", text + "no newline at end")
-        let (reference, _, _) = try scan([path])
-        let (small, _, report) = try scan([path], chunkSize: chunk)
-        #expect(small.entries.map(\.id) == reference.entries.map(\.id))
-        #expect(small.entries.map(\.messageString) == reference.entries.map(\.messageString))
-        #expect(small.entries.map(\.detailString) == reference.entries.map(\.detailString))
-        #expect(small.entries.count == 3001)
-        #expect(small.entries.last?.messageString == "no newline at end")
-        #expect(report.linesRead == 3301)
+        let reference = try scan([path], workers: 0, blockBytes: 1 << 30, chunkSize: 1 << 20)
+        let result = try scan([path], workers: workers, blockBytes: blockBytes, chunkSize: chunk)
+        #expect(result.records == reference.records)
+        #expect(result.records.count == 3001)
+        #expect(result.records.last?.message == "no newline at end")
+        #expect(result.records[0].detail == "  cont 0\n\tmore 0")
+        #expect(result.report.linesRead == 3601)
+        #expect(result.stats == reference.stats)
+        #expect(result.stats.entries == 3001)
+    }
+
+    @Test(arguments: [0, 2])
+    func countersAreSummedOverWorkers(workers: Int) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.write("a.log", (0..<5000).map { $0 % 3 == 0 ? "drop \($0)\n" : "keep \($0)\n" }.joined())
+        let config = #"{"filters": [{"exclude": {"prefix": "drop"}}]}"#
+        let result = try scan([path], workers: workers, blockBytes: 512, config: config)
+        #expect(result.stats.entries == 5000)
+        #expect(result.stats.excludedByFilter == [1667])
+        #expect(result.stats.writtenByOutput == [3333])
+        #expect(result.messages.first == "keep 1")
+        #expect(result.messages.last == "keep 4999")
     }
 
     @Test func emptyFilesGiveNoEntries() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        let (sink, _, report) = try scan([dir.write("empty.log", [])])
-        #expect(sink.entries.isEmpty)
-        #expect(report.errors.isEmpty)
+        let result = try scan([dir.write("empty.log", [])])
+        #expect(result.records.isEmpty)
+        #expect(result.report.errors.isEmpty)
+    }
+
+    @Test(arguments: [0, 2])
+    func aFailingOutputStopsTheScanWithItsError(workers: Int) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.write("a.log", (0..<20000).map { "line \($0)\n" }.joined())
+        let compiled = try CompiledConfig(json: Array("{}".utf8))
+        let writer = RecordingByteWriter()
+        writer.writeError = SinkError(destination: "x", cause: .noSpace)
+        let runner = ScanRunner(config: compiled,
+                                outputs: [ScanOutput(formatter: JSONLinesFormatter(vocabulary: compiled.rules.vocabulary), writer: writer)],
+                                events: RecordingEventReporter(), workers: workers, blockBytes: 1024)
+        #expect(throws: SinkError(destination: "x", cause: .noSpace)) { try runner.run(paths: [path]) }
     }
 }

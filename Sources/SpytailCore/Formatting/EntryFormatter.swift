@@ -1,6 +1,6 @@
 /// Renders an entry as bytes: one strategy per output format, chosen by the config.
 /// `text` is the entry's storage (`entry.text`), already borrowed by the caller.
-public protocol EntryFormatter {
+public protocol EntryFormatter: Sendable {
     func format(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>, into out: OutputBuffer)
 }
 

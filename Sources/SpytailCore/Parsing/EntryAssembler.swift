@@ -11,9 +11,26 @@ public struct EntryAssembler {
         entry = SpyEntry(file: file)
     }
 
+    /// Starts over for another file, keeping the storage.
+    public mutating func reset(for file: SourceFile) {
+        hasPending = false
+        entry.file = file
+    }
+
+    /// Whether `line` would join the pending entry.
+    public func isContinuation(_ line: Line) -> Bool {
+        guard hasPending, let continuation else { return false }
+        return continuation.matches(line.bytes)
+    }
+
     /// Adds a line; a head line first hands the pending entry to `emit`.
     public mutating func add<E: Error>(_ line: Line, _ emit: (inout SpyEntry) throws(E) -> Void) throws(E) {
-        if hasPending, let continuation, continuation.matches(line.bytes) {
+        try add(line, continuation: isContinuation(line), emit)
+    }
+
+    /// Adds a line whose kind the caller decided (the block reader did, with `isContinuation`).
+    public mutating func add<E: Error>(_ line: Line, continuation: Bool, _ emit: (inout SpyEntry) throws(E) -> Void) throws(E) {
+        if continuation && hasPending {
             entry.text.append(0x0A)
             entry.text.append(contentsOf: line.bytes)
             entry.lineCount += 1

@@ -76,6 +76,20 @@ public final class EntryPipeline {
         }
     }
 
+    /// Parses, filters and routes every entry of `block`, whose lines the reader already split and
+    /// marked. Entries never span blocks.
+    public func process(_ block: LineBlock) throws(SinkError) {
+        var assembler = EntryAssembler(file: block.file, continuation: nil)
+        try block.bytes.withUnsafeBufferPointer { (bytes) throws(SinkError) in
+            for record in block.lines {
+                let line = Line(bytes: UnsafeBufferPointer(rebasing: bytes[record.start..<(record.start + record.length)]),
+                                offset: record.offset, truncated: record.truncated)
+                try assembler.add(line, continuation: record.continuation) { (entry) throws(SinkError) in try process(&entry) }
+            }
+        }
+        try assembler.flush { (entry) throws(SinkError) in try process(&entry) }
+    }
+
     /// Flushes every output.
     public func flush() throws(SinkError) {
         for route in routes { try route.sink.flush() }

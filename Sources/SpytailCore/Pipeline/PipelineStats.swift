@@ -6,6 +6,16 @@ public struct PipelineStats: Sendable, Equatable {
     public var excludedByFilter: [Int]
     public var writtenByOutput: [Int]
 
+    /// Sums the counters of pipelines that shared the work.
+    public static func + (a: PipelineStats, b: PipelineStats) -> PipelineStats {
+        var sum = a
+        sum.entries += b.entries
+        sum.outsideWindow += b.outsideWindow
+        sum.excludedByFilter = zip(a.excludedByFilter, b.excludedByFilter).map(+)
+        sum.writtenByOutput = zip(a.writtenByOutput, b.writtenByOutput).map(+)
+        return sum
+    }
+
     public init(filters: Int, outputs: Int) {
         excludedByFilter = Array(repeating: 0, count: filters)
         writtenByOutput = Array(repeating: 0, count: outputs)

@@ -1,27 +1,88 @@
+import Dispatch
 import SpytailCore
 
-/// Reads files to their end, one after the other, through a pipeline: `spytail scan`.
+/// Reads files to their end, one after the other, through the config's rules: `spytail scan`.
+///
+/// This thread reads (and inflates), splits lines, marks continuation lines and cuts blocks of whole
+/// entries; `workers` threads parse, filter and format blocks in parallel, each with its own compiled
+/// config; this thread writes finished blocks strictly in order, with at most `2 × workers + 1` blocks in
+/// flight, so memory stays flat. With 0 workers the same steps run inline on this thread (used when a
+/// time window makes entries depend on the one before, and by tests to compare both modes).
+///
 /// A file that fails is reported and the scan goes on with the next one; only a failing output stops it.
 public final class ScanRunner {
-    let pipeline: EntryPipeline
+    /// A block waiting for its worker, and the signal that it is done.
+    private struct InFlight {
+        let block: LineBlock
+        let done: DispatchSemaphore
+    }
+
+    let outputs: [ScanOutput]
     let events: any EventReporter
+    let blockBytes: Int
+    private let workers: [BlockWorker]
+    private let threads: WorkerThreads?
+    private let queue = BlockingQueue<InFlightBox>()
+    private let continuation: Regex?
+    private let maxLineBytes: Int
+    private let maxInFlight: Int
+    private var inFlight: [InFlight] = []
+    private var spare: [LineBlock] = []
     private let buffer: UnsafeMutableRawBufferPointer
 
-    public init(pipeline: EntryPipeline, events: any EventReporter, chunkSize: Int = 256 * 1024) {
-        self.pipeline = pipeline
+    public init(config: CompiledConfig, outputs: [ScanOutput], window: TimeWindow? = nil, events: any EventReporter,
+                workers: Int = WorkerThreads.availableCores, blockBytes: Int = 256 * 1024, chunkSize: Int = 256 * 1024) {
+        self.outputs = outputs
         self.events = events
+        self.blockBytes = blockBytes
+        let threadCount = window == nil ? max(0, workers) : 0
+        let formatters = outputs.map(\.formatter)
+        // Each worker compiles the config again: compiled regexes hold per-thread match data.
+        self.workers = (0..<max(1, threadCount)).map { i in
+            BlockWorker(config: i == 0 ? config : Self.recompile(config), formatters: formatters, window: window)
+        }
+        continuation = config.continuation
+        maxLineBytes = config.config.parse.maxLineBytes
+        maxInFlight = 2 * threadCount + 1
         buffer = .allocate(byteCount: max(chunkSize, Fingerprint.headLimit), alignment: 64)
+        if threadCount > 0 {
+            let (queue, workers) = (self.queue, self.workers)
+            threads = WorkerThreads(count: threadCount) { index in
+                while let item = queue.pop() {
+                    workers[index].process(item.block)
+                    item.done.signal()
+                }
+            }
+        } else {
+            threads = nil
+        }
     }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        stopThreads()
+        buffer.deallocate()
+    }
 
-    /// Reads every path in order, then flushes the outputs.
+    /// Counters summed over the workers.
+    public var statistics: PipelineStats { workers.map(\.pipeline.statistics).dropFirst().reduce(workers[0].pipeline.statistics, +) }
+    public var filterDescriptions: [String] { workers[0].pipeline.filterDescriptions }
+
+    /// Reads every path in order and writes everything; then the workers stop.
     public func run(paths: [String]) throws(SinkError) -> ScanReport {
+        defer { stopThreads() }
         var report = ScanReport()
         for path in paths { try read(path, into: &report) }
-        try pipeline.flush()
+        while !inFlight.isEmpty { try writeOldest() }
         return report
     }
+
+    private func stopThreads() {
+        guard let threads else { return }
+        queue.close(consumers: workers.count)
+        threads.join()
+    }
+
+    // MARK: reading
 
     private func read(_ path: String, into report: inout ScanReport) throws(SinkError) {
         let source: any ByteSource
@@ -41,23 +102,20 @@ public final class ScanRunner {
             finish(path, lines: 0, bytes: 0, failure, &report)
             return
         }
-        var stream = pipeline.makeStream(for: SourceFile(path: path, fingerprint: fingerprint))
+        var cutter = BlockCutter(file: SourceFile(path: path, fingerprint: fingerprint), continuation: continuation,
+                                 maxLineBytes: maxLineBytes, blockBytes: blockBytes)
         var bytes = Int64(filled)
-        try stream.push(head, process)
+        try cutter.push(head, self)
         while failure == nil {
             let n: Int
             do { n = try source.read(into: buffer) } catch { failure = error; break }
             if n == 0 { break }
             bytes += Int64(n)
-            try stream.push(UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n), process)
-            events.report(.progress(path: path, bytes: bytes, lines: stream.lineCount))
+            try cutter.push(UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n), self)
+            events.report(.progress(path: path, bytes: bytes, lines: cutter.lineCount))
         }
-        try stream.finish(process)
-        finish(path, lines: stream.lineCount, bytes: bytes, failure, &report)
-    }
-
-    private func process(_ entry: inout SpyEntry) throws(SinkError) {
-        try pipeline.process(&entry)
+        try cutter.finish(self)
+        finish(path, lines: cutter.lineCount, bytes: bytes, failure, &report)
     }
 
     private func finish(_ path: String, lines: Int, bytes: Int64, _ failure: ReadError?, _ report: inout ScanReport) {
@@ -84,4 +142,55 @@ public final class ScanRunner {
             if filled >= Fingerprint.headLimit || filled == buffer.count || fresh.contains(0x0A) { return (filled, false) }
         }
     }
+
+    // MARK: blocks
+
+    /// An empty block for `file`: a spare one, or a new one while fewer than the limit exist.
+    func takeBlock(for file: SourceFile) throws(SinkError) -> LineBlock {
+        if spare.isEmpty && inFlight.count >= maxInFlight { try writeOldest() }
+        if let block = spare.popLast() {
+            block.reset(for: file)
+            return block
+        }
+        return LineBlock(file: file, routes: outputs.count, capacity: blockBytes)
+    }
+
+    /// Hands a full block to a worker (or parses it here without workers).
+    func submit(_ block: LineBlock) throws(SinkError) {
+        guard threads != nil else {
+            workers[0].process(block)
+            try write(block)
+            return
+        }
+        let item = InFlight(block: block, done: DispatchSemaphore(value: 0))
+        inFlight.append(item)
+        queue.push(InFlightBox(block: block, done: item.done))
+    }
+
+    private func writeOldest() throws(SinkError) {
+        let item = inFlight.removeFirst()
+        item.done.wait()
+        try write(item.block)
+    }
+
+    private func write(_ block: LineBlock) throws(SinkError) {
+        for (output, buffer) in zip(outputs, block.outputs) where buffer.count > 0 {
+            try output.writer.write(buffer.bytes)
+        }
+        spare.append(block)
+    }
+
+    static func recompile(_ config: CompiledConfig) -> CompiledConfig {
+        do {
+            return try CompiledConfig(config.config)
+        } catch {
+            preconditionFailure("a config that compiled once compiles again: \(error)")
+        }
+    }
+}
+
+/// What travels through the work queue (Sendable: the block is handed over, never shared).
+struct InFlightBox: Sendable {
+    let block: LineBlock
+    let done: DispatchSemaphore
 }

@@ -2,10 +2,10 @@ import SpytailCore
 
 /// Opens the configured outputs as sinks: stdout or appended files, each with its format's formatter.
 public enum OutputOpener {
-    /// One sink per output of `config`, in order. `colorOnTerminal` decides `auto` colour.
+    /// One formatter and writer per output of `config`, in order; `auto` colour means "on a terminal".
     public static func open(_ outputs: [SpytailConfig.Output], vocabulary: Vocabulary,
-                            resolve: (String) -> String) throws(SinkError) -> [FormattingSink] {
-        var sinks: [FormattingSink] = []
+                            resolve: (String) -> String) throws(SinkError) -> [ScanOutput] {
+        var opened: [ScanOutput] = []
         for output in outputs {
             let writer: FileDescriptorWriter
             switch output.destination {
@@ -18,8 +18,8 @@ public enum OutputOpener {
             case .never: color = false
             case .auto: color = writer.isTerminal
             }
-            sinks.append(FormattingSink(formatter: output.format.makeFormatter(vocabulary: vocabulary, color: color), writer: writer))
+            opened.append(ScanOutput(formatter: output.format.makeFormatter(vocabulary: vocabulary, color: color), writer: writer))
         }
-        return sinks
+        return opened
     }
 }

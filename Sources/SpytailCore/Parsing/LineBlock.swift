@@ -1,0 +1,47 @@
+/// One line of a `LineBlock`: where its bytes are in the block, where it was in the file, and what the
+/// reader already decided about it.
+public struct LineRecord: Sendable, Equatable {
+    public var start: Int
+    public var length: Int
+    /// Offset in the file's decompressed stream.
+    public var offset: Int64
+    public var truncated: Bool
+    /// Joins the entry before it (the multiline rule matched and an entry was open).
+    public var continuation: Bool
+}
+
+/// A run of whole entries of one file, cut by the reader before a head line, so that any thread can
+/// parse and format it on its own. Carries the formatted output of each route until it is written.
+///
+/// A block moves between threads through queues and semaphores that order every access; it is never
+/// touched by two threads at once, hence `@unchecked Sendable`.
+public final class LineBlock: @unchecked Sendable {
+    public private(set) var file: SourceFile
+    public private(set) var bytes: [UInt8] = []
+    public private(set) var lines: [LineRecord] = []
+    /// Formatted output, one buffer per route, filled by the worker that parsed the block.
+    public let outputs: [OutputBuffer]
+
+    public init(file: SourceFile, routes: Int, capacity: Int) {
+        self.file = file
+        outputs = (0..<routes).map { _ in OutputBuffer(capacity: capacity + capacity / 2) }
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Empties the block for reuse with `file`.
+    public func reset(for file: SourceFile) {
+        self.file = file
+        bytes.removeAll(keepingCapacity: true)
+        lines.removeAll(keepingCapacity: true)
+        for output in outputs { output.removeAll() }
+    }
+
+    public func append(_ line: Line, continuation: Bool) {
+        lines.append(LineRecord(start: bytes.count, length: line.bytes.count, offset: line.offset,
+                                truncated: line.truncated, continuation: continuation))
+        bytes.append(contentsOf: line.bytes)
+    }
+
+    public var isEmpty: Bool { lines.isEmpty }
+    public var byteCount: Int { bytes.count }
+}

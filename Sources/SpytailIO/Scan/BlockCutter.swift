@@ -1,0 +1,51 @@
+import SpytailCore
+
+/// Splits one file's bytes into lines, marks continuation lines, and cuts blocks of whole entries
+/// (only before a head line), handing each full block to the runner.
+struct BlockCutter {
+    private var splitter: LineSplitter
+    private var blocks: Accumulator
+
+    /// The block being filled and what the next line needs to know.
+    private struct Accumulator {
+        let file: SourceFile
+        let continuation: Regex?
+        let blockBytes: Int
+        var block: LineBlock?
+        /// An entry is open in this file, so the next line may continue it.
+        var entryOpen = false
+
+        mutating func add(_ line: Line, _ runner: ScanRunner) throws(SinkError) {
+            let isContinuation = entryOpen && continuation?.matches(line.bytes) == true
+            if !isContinuation, let full = block, full.byteCount >= blockBytes {
+                try runner.submit(full)
+                block = nil
+            }
+            if block == nil { block = try runner.takeBlock(for: file) }
+            block!.append(line, continuation: isContinuation)
+            entryOpen = true
+        }
+
+        mutating func submitLast(_ runner: ScanRunner) throws(SinkError) {
+            if let block, !block.isEmpty { try runner.submit(block) }
+            block = nil
+        }
+    }
+
+    init(file: SourceFile, continuation: Regex?, maxLineBytes: Int, blockBytes: Int) {
+        splitter = LineSplitter(maxLineBytes: maxLineBytes)
+        blocks = Accumulator(file: file, continuation: continuation, blockBytes: blockBytes)
+    }
+
+    var lineCount: Int { splitter.linesEmitted }
+
+    mutating func push(_ chunk: UnsafeBufferPointer<UInt8>, _ runner: ScanRunner) throws(SinkError) {
+        try splitter.push(chunk) { (line) throws(SinkError) in try blocks.add(line, runner) }
+    }
+
+    /// End of the file: the last line without newline, then the last block.
+    mutating func finish(_ runner: ScanRunner) throws(SinkError) {
+        try splitter.finish { (line) throws(SinkError) in try blocks.add(line, runner) }
+        try blocks.submitLast(runner)
+    }
+}

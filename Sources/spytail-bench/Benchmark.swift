@@ -1,0 +1,121 @@
+import ArgumentParser
+import Glibc
+
+/// `spytail-bench`: throughput of `spytail scan` against read, inflate and Perl baselines, measured in
+/// one run on deterministic workloads. Prints figures; fails only when an output count is wrong.
+@main
+struct Benchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "spytail-bench",
+        abstract: "Measure spytail scan against cat, zcat and a Perl baseline on genlog.py workloads.",
+        discussion: """
+            W1: LINES lines in one plain file. W2: the same lines over app.log, app.log.1, app.log.2.gz … app.log.9.gz.
+            Every command runs RUNS times; the table shows medians of wall and CPU time, the largest peak RSS, and
+            the output line count, which must equal genlog's expected count (the benchmark exits 1 otherwise).
+            A last run reads W1 ten times in one process to show memory stays flat with 10x the input.
+            Build first: swift build -c release && .build/release/spytail-bench
+            """)
+
+    @Option(help: "Physical lines per workload.") var lines = 2_000_000
+    @Option(help: "Runs per command (the median is reported).") var runs = 5
+    @Option(help: "Where workloads are generated and kept between runs.") var workdir = "/tmp/spytail-bench"
+    @Option(help: "Where outputs are written (a tmpfs keeps disk speed out of the figures).") var outdir = "/dev/shm/spytail-bench"
+    @Option(help: "shared/ folder with bench/genlog.py and bench/baseline-perl.pl.") var shared: String?
+    @Option(help: "The spytail binary to measure.") var spytail: String?
+    @Flag(help: "Skip the 10x-input memory run.") var skip10x = false
+
+    func run() throws {
+        let here = Self.executableDirectory()
+        let shared = self.shared ?? Self.findShared(from: here)
+        let spytail = self.spytail ?? "\(here)/spytail"
+        guard fileExists(spytail) else { fatal("no spytail binary at \(spytail); run swift build -c release first") }
+        let outdir = fileExists("/dev/shm") || self.outdir != "/dev/shm/spytail-bench" ? self.outdir : "\(workdir)/out"
+        for dir in [workdir, outdir] { mkdir(dir, 0o755) }
+        let genlog = "\(shared)/bench/genlog.py", perl = "\(shared)/bench/baseline-perl.pl"
+        let w1 = Workload.prepare(name: "W1", lines: lines, rotatedChain: false, genlog: genlog, directory: workdir)
+        let w2 = Workload.prepare(name: "W2", lines: lines, rotatedChain: true, genlog: genlog, directory: workdir)
+        let config = "\(workdir)/bench.json", output = "\(outdir)/spytail.jsonl"
+        writeFile(config, BenchmarkConfig.json(output: output))
+        if Runner.gnuTime == nil { print("note: /usr/bin/time (Debian package 'time') is missing: peak RSS includes this process's own") }
+        print("spytail-bench: \(lines) lines per workload, \(runs) runs each, outputs in \(outdir), \(Self.machine())\n")
+        Report.header()
+        var failures: [String] = []
+        var ratios: [String: (ours: Figures, read: Figures, perl: Figures)] = [:]
+        for workload in [w1, w2] {
+            let quoted = workload.files.map { "'\($0)'" }.joined(separator: " ")
+            // GNU cat skips reading when its output is /dev/null, so dd stands for "read every byte once".
+            let readBound = workload.compressed ? "zcat -f \(quoted)" : "for f in \(quoted); do dd if=\"$f\" bs=256k status=none; done"
+            let read = measure(workload, workload.compressed ? "zcat" : "read (dd)", ["sh", "-c", readBound + " > /dev/null"], output: nil)
+            let perlInput = workload.compressed ? readBound : "cat \(quoted)"
+            let baseline = measure(workload, "perl", ["sh", "-c", "\(perlInput) | perl '\(perl)' > '\(outdir)/perl.jsonl'"],
+                                   output: "\(outdir)/perl.jsonl")
+            let ours = measure(workload, "spytail", [spytail, "scan", "--quiet", "--config", config] + workload.files, output: output)
+            for f in [read, baseline, ours] {
+                Report.line(f)
+                if let n = f.outputLines, n != workload.expectedRecords {
+                    failures.append("\(workload.name) \(f.tool): \(n) output lines, expected \(workload.expectedRecords)")
+                }
+                if let bad = f.runs.first(where: { $0.status != 0 }) { failures.append("\(workload.name) \(f.tool): exit \(bad.status)") }
+            }
+            ratios[workload.name] = (ours: ours, read: read, perl: baseline)
+        }
+        print()
+        for (name, (ours, read, baseline)) in ratios.sorted(by: { $0.key < $1.key }) {
+            print("\(name): spytail/\(read.tool) wall = \(Report.fixed(ours.wall / read.wall, 2))x, "
+                  + "perl/spytail wall = \(Report.fixed(baseline.wall / ours.wall, 1))x, "
+                  + "spytail \(Report.grouped(Int(ours.linesPerSecond))) lines/s")
+        }
+        if !skip10x { failures += tenTimes(w1, spytail, config, output) }
+        unlink(output)
+        guard failures.isEmpty else {
+            for failure in failures { printError("spytail-bench: WRONG: \(failure)") }
+            throw ExitCode(1)
+        }
+    }
+
+    func measure(_ workload: Workload, _ tool: String, _ argv: [String], output: String?) -> Figures {
+        var measurements: [Measurement] = []
+        for _ in 0..<runs {
+            if let output { unlink(output) }  // spytail appends to its output file
+            measurements.append(Runner.run(argv))
+        }
+        return Figures(workload: workload, tool: tool, runs: measurements, outputLines: output.map(countLines))
+    }
+
+    /// W1 ten times in one process: peak RSS must not grow with the input.
+    func tenTimes(_ w1: Workload, _ spytail: String, _ config: String, _ output: String) -> [String] {
+        unlink(output)
+        let m = Runner.run([spytail, "scan", "--quiet", "--config", config] + Array(repeating: w1.files[0], count: 10))
+        let lines = countLines(output)
+        print("\nW1 x10 in one process: \(Report.fixed(m.wall, 2)) s, peak RSS \(Report.fixed(Double(m.peakRSSKB) / 1024, 1)) MB, "
+              + "\(Report.grouped(lines)) output lines")
+        return lines == 10 * w1.expectedRecords ? [] : ["W1 x10: \(lines) output lines, expected \(10 * w1.expectedRecords)"]
+    }
+
+    /// CPU model and count, for the record.
+    static func machine() -> String {
+        let cpuinfo = readFile("/proc/cpuinfo") ?? ""
+        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":").last
+            .map { $0.trimmingPrefix(" ") } ?? "unknown CPU"
+        return "\(sysconf(Int32(_SC_NPROCESSORS_ONLN))) x \(model)"
+    }
+
+    static func executableDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { return "." }
+        let path = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+    }
+
+    /// shared/ sits next to the package root; the binary is in <root>/.build/<triple>/release.
+    static func findShared(from directory: String) -> String {
+        var dir = directory
+        for _ in 0..<6 {
+            if fileExists("\(dir)/../shared/bench/genlog.py") { return "\(dir)/../shared" }
+            dir += "/.."
+        }
+        fatal("cannot find shared/bench/genlog.py; give --shared")
+    }
+}
+
