@@ -49,6 +49,6 @@ struct CompiledConfigTests {
     @Test func defaultsAreUsable() throws {
         let compiled = try CompiledConfig(json: Array("{}".utf8))
         #expect(compiled.config.outputs == [SpytailConfig.Output(destination: .stdout, format: .text)])
-        #expect(compiled.rules.vocabulary.categories.map(\.name) == ["info"])
+        #expect(compiled.rules.vocabulary.categories.map(\.name) == ["info", "gap"])  // gap is built in
     }
 }

@@ -42,7 +42,7 @@ struct ConfigDecodingTests {
         #expect(config.filters == [.category("debug"), .contains("heartbeat"), .integration("tca")])
         #expect(config.outputs[1] == SpytailConfig.Output(destination: .file("out/errors.jsonl"), format: .jsonl,
                                                           whereCondition: .category("error")))
-        #expect(compiled.rules.vocabulary.fieldNames == ["level"])
+        #expect(compiled.rules.pattern?.fieldNames == ["level"])
         #expect(config.state == .recording)
     }
 

@@ -58,3 +58,23 @@ struct FormatterTests {
         #expect(writer.lines.count == 100)
     }
 }
+
+/// Losses are data: a gap record reaches every output, whatever the filters and `where` say.
+struct GapReportTests {
+    @Test func gapRecordsReachEveryOutputPastFiltersAndWhere() throws {
+        let config = try Fixtures.compiled(filters: #"[{"exclude": {"contains": "gap"}}]"#,
+                                           outputs: #"[{"type": "stdout"}, {"type": "file", "path": "e", "where": {"category": "error"}}]"#)
+        let writers = [RecordingByteWriter(), RecordingByteWriter()]
+        let sinks = writers.map { FormattingSink(formatter: JSONLinesFormatter(vocabulary: config.rules.vocabulary), writer: $0) }
+        let pipeline = EntryPipeline(config: config, sinks: sinks)
+        try pipeline.processGap(GapReport(file: Fixtures.file, offset: 120, bytes: 4096, reason: .truncated))
+        try pipeline.flush()
+        for writer in writers {
+            #expect(writer.lines == [
+                #"{"id":"0000000000abcdef-120","timestamp":null,"category":"gap","tags":[],"message":"gap: at least 4096 bytes were truncated away before spytail read them (no rotated copy held them)","detail":null,"fields":{"gapBytes":"4096","gapReason":"truncated"},"source":{"path":"/logs/app.log","offset":120}}"#,
+            ])
+        }
+        #expect(pipeline.statistics.gaps == 1)
+        #expect(pipeline.statistics.writtenByOutput == [1, 1])
+    }
+}

@@ -22,10 +22,16 @@ public struct CompiledConfig {
         if config.parse.tags.count > TagSet.capacity {
             d.report(parsePath.appending("tags"), .invalidValue("at most \(TagSet.capacity) tags are supported"))
         }
+        // Built in after the config's own: the `gap` category (unless the config names one) and the fields
+        // of gap records, so every formatter can print them.
+        var categories = config.parse.categories.map { Vocabulary.Label(name: $0.name, display: $0.display, color: $0.color) }
+        if !categories.contains(where: { $0.name == GapReport.category }) {
+            categories.append(.init(name: GapReport.category, display: "⚠️ gap", color: "magenta"))
+        }
         let vocabulary = Vocabulary(
-            categories: config.parse.categories.map { .init(name: $0.name, display: $0.display, color: $0.color) },
+            categories: categories,
             tags: config.parse.tags.map { .init(name: $0.name, display: $0.display) },
-            fieldNames: fieldNames)
+            fieldNames: fieldNames + GapReport.fieldNames)
         var categoryRules: [(category: Int, rule: MatchRule)] = []
         for (i, category) in config.parse.categories.enumerated() {
             guard let match = category.match else { continue }

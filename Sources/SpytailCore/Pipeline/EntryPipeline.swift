@@ -90,6 +90,21 @@ public final class EntryPipeline {
         try assembler.flush { (entry) throws(SinkError) in try process(&entry) }
     }
 
+    /// Reports bytes that were lost or skipped as an entry of category `gap`, to every output: filters and
+    /// `where` do not apply to it, because a stream with a hole must say so.
+    public func processGap(_ gap: GapReport) throws(SinkError) {
+        var entry = gap.entry(vocabulary: rules.vocabulary)
+        stats.entries += 1
+        stats.gaps += 1
+        try entry.text.withUnsafeBufferPointer { (text) throws(SinkError) in
+            for index in routes.indices {
+                try routes[index].sink.consume(entry, text: text)
+                stats.writtenByOutput[index] += 1
+            }
+        }
+        entry.text.removeAll()
+    }
+
     /// Flushes every output.
     public func flush() throws(SinkError) {
         for route in routes { try route.sink.flush() }

@@ -3,6 +3,8 @@
 public struct PipelineStats: Sendable, Equatable {
     public var entries = 0
     public var outsideWindow = 0
+    /// Gap records emitted (bytes lost or skipped).
+    public var gaps = 0
     public var excludedByFilter: [Int]
     public var writtenByOutput: [Int]
 
@@ -11,6 +13,7 @@ public struct PipelineStats: Sendable, Equatable {
         var sum = a
         sum.entries += b.entries
         sum.outsideWindow += b.outsideWindow
+        sum.gaps += b.gaps
         sum.excludedByFilter = zip(a.excludedByFilter, b.excludedByFilter).map(+)
         sum.writtenByOutput = zip(a.writtenByOutput, b.writtenByOutput).map(+)
         return sum

@@ -1,4 +1,3 @@
-import Dispatch
 import SpytailCore
 
 /// Reads files to their end, one after the other, through the config's rules: `spytail scan`.
@@ -14,7 +13,7 @@ public final class ScanRunner {
     /// A block waiting for its worker, and the signal that it is done.
     private struct InFlight {
         let block: LineBlock
-        let done: DispatchSemaphore
+        let done: Completion
     }
 
     let outputs: [ScanOutput]
@@ -162,7 +161,7 @@ public final class ScanRunner {
             try write(block)
             return
         }
-        let item = InFlight(block: block, done: DispatchSemaphore(value: 0))
+        let item = InFlight(block: block, done: Completion())
         inFlight.append(item)
         queue.push(InFlightBox(block: block, done: item.done))
     }
@@ -192,5 +191,5 @@ public final class ScanRunner {
 /// What travels through the work queue (Sendable: the block is handed over, never shared).
 struct InFlightBox: Sendable {
     let block: LineBlock
-    let done: DispatchSemaphore
+    let done: Completion
 }

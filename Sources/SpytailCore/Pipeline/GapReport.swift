@@ -1,0 +1,61 @@
+/// Bytes of a file that were not exported, and why: reported as an entry of category `gap`
+/// (with fields `gapBytes` and `gapReason`), never as silence.
+public struct GapReport: Sendable {
+    public static let category = "gap"
+    public static let fieldNames = ["gapBytes", "gapReason"]
+
+    /// Why bytes were not exported.
+    public enum Reason: String, Sendable {
+        /// A file was truncated before everything was read, and no rotated copy held the rest.
+        case truncated
+        /// The state was idle: positions were kept current, nothing was exported.
+        case idle
+        /// A file vanished (deleted, or rotated out of reach) before it was read to its end.
+        case vanished
+    }
+
+    public let file: SourceFile
+    /// Where the gap starts in the file's decompressed stream.
+    public let offset: Int64
+    /// How many bytes; for `truncated` and `vanished`, at least this many.
+    public let bytes: Int64
+    public let reason: Reason
+
+    public init(file: SourceFile, offset: Int64, bytes: Int64, reason: Reason) {
+        self.file = file
+        self.offset = offset
+        self.bytes = bytes
+        self.reason = reason
+    }
+
+    public var message: String {
+        switch reason {
+        case .truncated: "gap: at least \(bytes) bytes were truncated away before spytail read them (no rotated copy held them)"
+        case .idle: "gap: \(bytes) bytes skipped while spytail was idle"
+        case .vanished: "gap: at least \(bytes) bytes vanished with the file before spytail read them"
+        }
+    }
+
+    /// The entry: the message, and the two fields pointing into it.
+    func entry(vocabulary: Vocabulary) -> SpyEntry {
+        var entry = SpyEntry(file: file)
+        let text = message
+        entry.text = Array(text.utf8)
+        entry.headLength = entry.text.count
+        entry.message = 0..<entry.text.count
+        entry.offset = offset
+        entry.lineCount = 0
+        entry.category = vocabulary.categoryIndex(named: Self.category) ?? 0
+        let bytesText = Array(" \(bytes) ".utf8)
+        if let start = entry.text.firstRange(of: bytesText)?.lowerBound, let field = vocabulary.fieldNames.lastIndex(of: "gapBytes") {
+            entry.fields.append(FieldValue(name: field, range: (start + 1)..<(start + bytesText.count - 1)))
+        }
+        if let field = vocabulary.fieldNames.lastIndex(of: "gapReason") {
+            // The reason's word is not in the message: append it after the message, outside `message`.
+            entry.text += Array("\n\(reason.rawValue)".utf8)
+            entry.headLength = entry.text.count
+            entry.fields.append(FieldValue(name: field, range: (entry.text.count - reason.rawValue.utf8.count)..<entry.text.count))
+        }
+        return entry
+    }
+}
