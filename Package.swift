@@ -18,11 +18,12 @@ let package = Package(
         // C shims: system libraries from Debian packages, nothing else in them.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CPCRE2", path: "Sources/CPCRE2", providers: [.apt(["libpcre2-dev"])]),
+        .systemLibrary(name: "CInotifyTools", path: "Sources/CInotifyTools", providers: [.apt(["libinotifytools0-dev"])]),
 
         // Pure core: model, config, rules, filters, lines, multiline, formatters. No file or process I/O.
         .target(name: "SpytailCore", dependencies: ["CPCRE2"]),
-        // Linux I/O: readers (plain, gzip), discovery, sinks, the scan runner.
-        .target(name: "SpytailIO", dependencies: ["SpytailCore", "CZlib"]),
+        // Linux I/O: readers (plain, gzip), discovery, sinks, the scan runner, inotify, checkpoints, the tailer.
+        .target(name: "SpytailIO", dependencies: ["SpytailCore", "CZlib", "CInotifyTools"]),
         // The thin CLI.
         .executableTarget(
             name: "spytail",

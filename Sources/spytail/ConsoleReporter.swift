@@ -38,6 +38,11 @@ final class ConsoleReporter<C: Clock>: EventReporter where C.Duration == Duratio
             if verbose { endProgress(); logger.info("\(path): \(lines) lines, \(bytes) bytes") }
         case .progress(let path, let bytes, let lines):
             draw(path, bytes, lines)
+        case .warning(let message):
+            endProgress()
+            logger.warning("\(message)")
+        case .following, .rotated, .truncated, .closed, .gap, .stateChanged, .configReloaded, .configRejected:
+            break  // events of `run`
         }
     }
 

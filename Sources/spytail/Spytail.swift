@@ -17,7 +17,7 @@ struct Spytail: ParsableCommand {
             Exit codes: 0 ok; 1 runtime failure (some input unreadable, an output failed); 2 usage or config error.
             """,
         version: "0.1.0",
-        subcommands: [ScanCommand.self, CheckCommand.self])
+        subcommands: [RunCommand.self, ScanCommand.self, CheckCommand.self])
 
     static func main() {
         // A closed stdout must show up as EPIPE on write, not kill the process mid-batch.

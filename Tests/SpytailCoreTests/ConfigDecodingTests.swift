@@ -50,7 +50,7 @@ struct ConfigDecodingTests {
     static let structural: [(String, String)] = [
         ("[]", "(top level): expected an object, found an array"),
         (#"{"sources": {}}"#, "sources: expected an array, found an object"),
-        (#"{"colour": 1}"#, "colour: unknown key; allowed here: checkpoints, filters, integrations, outputs, parse, sources, state"),
+        (#"{"colour": 1}"#, "colour: unknown key; allowed here: checkpoints, filters, integrations, outputs, parse, sources, state, tail"),
         (#"{"sources": [{"include": ["a"]}]}"#, "sources[0].name: required key is missing"),
         (#"{"sources": [{"name": "a", "include": []}]}"#, "sources[0].include: must name at least one pattern"),
         (#"{"sources": [{"name": "a", "include": [3]}]}"#, "sources[0].include[0]: expected a non-empty string, found a number"),

@@ -67,11 +67,11 @@ struct GapReportTests {
         let writers = [RecordingByteWriter(), RecordingByteWriter()]
         let sinks = writers.map { FormattingSink(formatter: JSONLinesFormatter(vocabulary: config.rules.vocabulary), writer: $0) }
         let pipeline = EntryPipeline(config: config, sinks: sinks)
-        try pipeline.processGap(GapReport(file: Fixtures.file, offset: 120, bytes: 4096, reason: .truncated))
+        try pipeline.processGap(GapReport(file: Fixtures.file, offset: 120, bytes: 4096, reason: .idle))
         try pipeline.flush()
         for writer in writers {
             #expect(writer.lines == [
-                #"{"id":"0000000000abcdef-120","timestamp":null,"category":"gap","tags":[],"message":"gap: at least 4096 bytes were truncated away before spytail read them (no rotated copy held them)","detail":null,"fields":{"gapBytes":"4096","gapReason":"truncated"},"source":{"path":"/logs/app.log","offset":120}}"#,
+                #"{"id":"0000000000abcdef-120","timestamp":null,"category":"gap","tags":[],"message":"gap: 4096 bytes skipped while spytail was idle","detail":null,"fields":{"gapBytes":"4096","gapReason":"idle"},"source":{"path":"/logs/app.log","offset":120}}"#,
             ])
         }
         #expect(pipeline.statistics.gaps == 1)

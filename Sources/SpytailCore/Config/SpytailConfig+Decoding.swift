@@ -22,6 +22,12 @@ extension SpytailConfig {
             config.outputs = outputs.compactMap { decodeOutput($0.value, $0.path, d) }
         }
         config.state = top.choice("state", SpyState.self) ?? .recording
+        if var tail = top.object("tail") {
+            config.tail.maxOpenFiles = tail.integer("maxOpenFiles", in: 8...1_000_000) ?? config.tail.maxOpenFiles
+            config.tail.rotateWaitMs = tail.integer("rotateWaitMs", in: 0...3_600_000) ?? config.tail.rotateWaitMs
+            config.tail.syncIntervalMs = tail.integer("syncIntervalMs", in: 0...3_600_000) ?? config.tail.syncIntervalMs
+            tail.finish()
+        }
         top.finish()
         return config
     }

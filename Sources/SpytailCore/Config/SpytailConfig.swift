@@ -9,8 +9,22 @@ public struct SpytailConfig: Sendable, Equatable {
     public var filters: [Condition] = []
     public var outputs: [Output] = [Output(destination: .stdout, format: .text)]
     public var state: SpyState = .recording
+    public var tail = Tail()
 
     public init() {}
+
+    /// How `run` follows files.
+    public struct Tail: Sendable, Equatable {
+        /// At most this many files are held open; the least recently active are closed and reopened on
+        /// their next event.
+        public var maxOpenFiles = 1024
+        /// A rotated-away file is kept open and read this long after its last write (writers that have not
+        /// reopened yet), unless it is deleted first.
+        public var rotateWaitMs = 5000
+        /// Checkpoints are replaced after every batch; they are fsync'ed at most this often (and at exit).
+        public var syncIntervalMs = 1000
+        public init() {}
+    }
 
     /// Where to find log files.
     public struct Source: Sendable, Equatable {

@@ -27,6 +27,27 @@ public struct PathPattern: Sendable, Hashable {
         fnmatch(pattern, name, FNM_PERIOD) == 0
     }
 
+    /// Whether `path` (absolute or relative like the pattern) is matched: the root, then one component per
+    /// pattern component, `**` standing for any number of folders.
+    public func matches(path: String) -> Bool {
+        let prefix = root == "/" ? "/" : root + "/"
+        guard root == "." ? !path.hasPrefix("/") : path.hasPrefix(prefix) else { return components.isEmpty && path == root }
+        let rest = root == "." ? path : String(path.dropFirst(prefix.count))
+        let parts = rest.split(separator: "/").map(String.init)
+        return Self.match(components[...], parts[...])
+    }
+
+    private static func match(_ pattern: ArraySlice<String>, _ parts: ArraySlice<String>) -> Bool {
+        guard let first = pattern.first else { return parts.isEmpty }
+        if first == "**" {
+            if match(pattern.dropFirst(), parts) { return true }
+            guard let part = parts.first, !part.hasPrefix(".") else { return false }
+            return match(pattern, parts.dropFirst())
+        }
+        guard let part = parts.first, matches(component: first, name: part) else { return false }
+        return match(pattern.dropFirst(), parts.dropFirst())
+    }
+
     /// Whether `path` is excluded by this pattern: a pattern without `/` is matched against the file name,
     /// one with `/` against the whole path.
     public func excludes(path: String) -> Bool {

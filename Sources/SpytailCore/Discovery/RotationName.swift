@@ -46,6 +46,14 @@ public enum RotationName: Sendable, Hashable, Comparable {
         }
         return best.sorted { $0.key < $1.key }.map(\.value.name)
     }
+
+    /// Every rotated copy of `live` among `names`, oldest first, both forms of a rotation kept (plain
+    /// first): for finding content by fingerprint, where reading a candidate twice does no harm.
+    public static func allCopies(live: String, names: [String]) -> [String] {
+        names.compactMap { name in parse(live: live, candidate: name).map { (name, $0.rotation, $0.gzipName) } }
+            .sorted { ($0.1, $0.2 ? 1 : 0) < ($1.1, $1.2 ? 1 : 0) }
+            .map(\.0)
+    }
 }
 
 extension Character {

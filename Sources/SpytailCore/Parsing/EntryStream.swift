@@ -19,6 +19,19 @@ public struct EntryStream {
         try assembler.flush(emit)
     }
 
+    /// The offset of the first byte not yet handed out as part of an entry: the pending entry's head line,
+    /// else a held partial line, else the end of what was pushed. A checkpoint saves this, so a restart
+    /// reads the pending entry again instead of losing it.
+    public var resumeOffset: Int64 { assembler.pendingOffset ?? splitter.pendingOffset }
+
+    /// Whether an entry waits for more lines (the multiline idle timeout applies).
+    public var hasPendingEntry: Bool { assembler.hasPending }
+
+    /// Hands out the pending entry now (the multiline idle timeout).
+    public mutating func flushPendingEntry<E: Error>(_ emit: (inout SpyEntry) throws(E) -> Void) throws(E) {
+        try assembler.flush(emit)
+    }
+
     /// Physical lines seen so far.
     public var lineCount: Int { splitter.linesEmitted }
 }

@@ -17,11 +17,11 @@ public struct GapReport: Sendable {
     public let file: SourceFile
     /// Where the gap starts in the file's decompressed stream.
     public let offset: Int64
-    /// How many bytes; for `truncated` and `vanished`, at least this many.
-    public let bytes: Int64
+    /// How many bytes, when known (`truncated` and `vanished` usually cannot know).
+    public let bytes: Int64?
     public let reason: Reason
 
-    public init(file: SourceFile, offset: Int64, bytes: Int64, reason: Reason) {
+    public init(file: SourceFile, offset: Int64, bytes: Int64?, reason: Reason) {
         self.file = file
         self.offset = offset
         self.bytes = bytes
@@ -29,10 +29,16 @@ public struct GapReport: Sendable {
     }
 
     public var message: String {
+        let amount = bytes.map { "\($0) bytes" }
         switch reason {
-        case .truncated: "gap: at least \(bytes) bytes were truncated away before spytail read them (no rotated copy held them)"
-        case .idle: "gap: \(bytes) bytes skipped while spytail was idle"
-        case .vanished: "gap: at least \(bytes) bytes vanished with the file before spytail read them"
+        case .truncated:
+            return "gap: the file was truncated after offset \(offset) and no rotated copy holds its rest; "
+                + (amount.map { "\($0) were lost" } ?? "whatever was written after spytail's last read (maybe nothing) is lost")
+        case .idle:
+            return "gap: \(amount ?? "some bytes") skipped while spytail was idle"
+        case .vanished:
+            return "gap: the file was rotated away or deleted before spytail read it past offset \(offset); "
+                + (amount.map { "\($0) were lost" } ?? "whatever was written after that (maybe nothing) is lost")
         }
     }
 
@@ -46,8 +52,9 @@ public struct GapReport: Sendable {
         entry.offset = offset
         entry.lineCount = 0
         entry.category = vocabulary.categoryIndex(named: Self.category) ?? 0
-        let bytesText = Array(" \(bytes) ".utf8)
-        if let start = entry.text.firstRange(of: bytesText)?.lowerBound, let field = vocabulary.fieldNames.lastIndex(of: "gapBytes") {
+        if let bytes, let start = entry.text.firstRange(of: Array(" \(bytes) bytes".utf8))?.lowerBound,
+           let field = vocabulary.fieldNames.lastIndex(of: "gapBytes") {
+            let bytesText = Array(" \(bytes) ".utf8)
             entry.fields.append(FieldValue(name: field, range: (start + 1)..<(start + bytesText.count - 1)))
         }
         if let field = vocabulary.fieldNames.lastIndex(of: "gapReason") {

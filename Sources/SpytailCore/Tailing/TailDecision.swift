@@ -8,11 +8,15 @@ public struct FileObservation: Sendable, Equatable {
     public var links: Int
     /// What the followed path names now (nil: nothing).
     public var pathIdentity: FileIdentity?
+    /// The file still starts with the line it was fingerprinted by. A writer may refill a truncated file
+    /// past our offset before we look, so size alone cannot tell a truncation.
+    public var headMatches: Bool
 
-    public init(size: Int64, links: Int, pathIdentity: FileIdentity?) {
+    public init(size: Int64, links: Int, pathIdentity: FileIdentity?, headMatches: Bool = true) {
         self.size = size
         self.links = links
         self.pathIdentity = pathIdentity
+        self.headMatches = headMatches
     }
 }
 
@@ -35,7 +39,7 @@ public enum TailDecision: Sendable, Equatable {
     /// Decides from what we know (`identity`, `offset` = bytes consumed) and what the look shows.
     public static func decide(identity: FileIdentity, offset: Int64, following: Bool,
                               observation: FileObservation) -> TailDecision {
-        if observation.size < offset { return .truncated }
+        if observation.size < offset || !observation.headMatches { return .truncated }
         let pathMoved = following && observation.pathIdentity != identity
         if observation.links == 0 { return .deleted(newFileAtPath: following && observation.pathIdentity != nil) }
         if pathMoved { return .rotated(newFileAtPath: observation.pathIdentity != nil) }

@@ -32,6 +32,13 @@ public struct PathDiscovery {
         return RotationName.chain(live: Directory.baseName(of: live), names: names).map { Directory.join(directory, $0) }
     }
 
+    /// Every rotated copy of `live`, both forms of a rotation kept, oldest first (for fingerprint search).
+    public func rotatedCopies(of live: String) -> [String] {
+        let directory = Directory.parent(of: live)
+        let names = Directory.names(in: directory) ?? []
+        return RotationName.allCopies(live: Directory.baseName(of: live), names: names).map { Directory.join(directory, $0) }
+    }
+
     /// Orders explicit paths: members of one rotated chain oldest first (at the place of the chain's first
     /// member), everything else as given.
     public static func orderExplicit(_ paths: [String]) -> [String] {
@@ -58,6 +65,46 @@ public struct PathDiscovery {
                 case (_?, nil): return true  // rotated before live
                 default: return false
                 }
+            }
+        }
+    }
+
+    /// Folders to watch so that `source`'s files are seen when they appear: each include pattern's fixed
+    /// root, and every existing folder a wildcard folder component or `**` leads to.
+    public func watchDirectories(for source: SpytailConfig.Source) -> [String] {
+        var found = Set<String>()
+        for pattern in source.include.map({ PathPattern(resolve($0)) }) {
+            let root = pattern.components.isEmpty ? Directory.parent(of: pattern.root) : pattern.root
+            found.insert(root)
+            if pattern.components.count > 1 { walkDirectories(root, pattern.components.dropLast()[...], into: &found) }
+        }
+        return found.sorted()
+    }
+
+    /// Whether `path` is one of `source`'s live files: matched by an include pattern, not excluded.
+    public func isLiveFile(_ path: String, of source: SpytailConfig.Source) -> Bool {
+        source.include.contains { PathPattern(resolve($0)).matches(path: path) }
+            && !source.exclude.contains { PathPattern($0).excludes(path: path) }
+    }
+
+    /// Live files of `source` (no rotated chains), sorted.
+    public func liveFiles(for source: SpytailConfig.Source) -> [String] {
+        var files = source
+        files.rotated = false
+        return self.files(for: files)
+    }
+
+    private func walkDirectories(_ directory: String, _ rest: ArraySlice<String>, into found: inout Set<String>) {
+        guard let component = rest.first else { return }
+        for name in Directory.names(in: directory) ?? [] where !name.hasPrefix(".") {
+            let path = Directory.join(directory, name)
+            guard Syscall.stat(path)?.isDirectory == true else { continue }
+            if component == "**" {
+                found.insert(path)
+                walkDirectories(path, rest, into: &found)
+            } else if PathPattern.matches(component: component, name: name) {
+                found.insert(path)
+                walkDirectories(path, rest.dropFirst(), into: &found)
             }
         }
     }

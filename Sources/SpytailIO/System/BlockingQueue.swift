@@ -28,6 +28,32 @@ public final class BlockingQueue<Element>: @unchecked Sendable {
         }
     }
 
+    /// The next element if one comes within `timeout` (nil: wait as long as it takes); `.timedOut` otherwise.
+    public func pop(timeout: Duration?) -> Element?? {
+        guard let timeout else { return .some(pop()) }
+        return lock.withLock {
+            if head == items.count { lock.wait(for: timeout) { head < items.count } }
+            guard head < items.count else { return nil }
+            let element = items[head]
+            head += 1
+            if head == items.count {
+                items.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            return .some(element)
+        }
+    }
+
+    /// Takes every element queued now, without waiting.
+    public func drain() -> [Element] {
+        lock.withLock {
+            let taken = items[head...].compactMap { $0 }
+            items.removeAll(keepingCapacity: true)
+            head = 0
+            return taken
+        }
+    }
+
     /// Wakes `consumers` waiting consumers with nil (after the elements already queued).
     public func close(consumers: Int) {
         lock.withLock { items += Array(repeating: nil, count: consumers) }
@@ -61,7 +87,11 @@ final class ThreadLock: @unchecked Sendable {
         mutex = .allocate(capacity: 1)
         condition = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)  // timed waits ignore wall-clock jumps
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
     }
 
     deinit {
@@ -80,5 +110,19 @@ final class ThreadLock: @unchecked Sendable {
     /// Waits on the condition; call with the lock held.
     func wait() { pthread_cond_wait(condition, mutex) }
     func signal() { pthread_cond_signal(condition) }
+
+    /// Waits until `ready()` holds or `timeout` has passed; call with the lock held.
+    func wait(for timeout: Duration, until ready: () -> Bool) {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let (seconds, attoseconds) = timeout.components
+        var nanos = Int(now.tv_nsec) + Int(attoseconds / 1_000_000_000)
+        var deadline = timespec(tv_sec: now.tv_sec + Int(seconds) + nanos / 1_000_000_000, tv_nsec: 0)
+        nanos %= 1_000_000_000
+        deadline.tv_nsec = nanos
+        while !ready() {
+            if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT { return }
+        }
+    }
     func broadcast() { pthread_cond_broadcast(condition) }
 }

@@ -1,0 +1,63 @@
+import Glibc
+import SpytailCore
+
+/// Where checkpoints are kept between runs. The file store writes atomically; tests use a spy.
+public protocol CheckpointStore: AnyObject {
+    /// The saved checkpoints; a damaged store is set aside (reported through the error) and reads as empty.
+    func load() throws(CheckpointStoreError) -> [Checkpoint]
+    /// Replaces the saved checkpoints. `durable` also waits for the disk (fsync).
+    func save(_ checkpoints: [Checkpoint], durable: Bool) throws(CheckpointStoreError)
+}
+
+/// A checkpoint file that could not be read or written.
+public struct CheckpointStoreError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+}
+
+/// Checkpoints in one JSON file, replaced atomically: written to `path.tmp`, fsync'ed when durable,
+/// renamed over `path` (and the folder fsync'ed). A damaged file is kept as `path.corrupt` for a look.
+public final class FileCheckpointStore: CheckpointStore {
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    public func load() throws(CheckpointStoreError) -> [Checkpoint] {
+        guard Syscall.stat(path) != nil else { return [] }
+        let bytes: [UInt8]
+        do {
+            bytes = try ConfigFile.readAll(path)
+        } catch {
+            throw CheckpointStoreError(description: "\(path): cannot read checkpoints: \(error)")
+        }
+        do {
+            return try CheckpointCodec.decode(bytes)
+        } catch {
+            rename(path, path + ".corrupt")
+            throw CheckpointStoreError(description: "\(path): damaged checkpoint file (\(error)); kept as \(path).corrupt, starting without it")
+        }
+    }
+
+    public func save(_ checkpoints: [Checkpoint], durable: Bool) throws(CheckpointStoreError) {
+        let temporary = path + ".tmp"
+        let bytes = CheckpointCodec.encode(checkpoints)
+        do throws(Errno) {
+            let fd = try Syscall.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o640)
+            defer { Syscall.close(fd) }
+            var failure: Errno?
+            bytes.withUnsafeBytes { raw in
+                do throws(Errno) { try Syscall.writeAll(fd, raw) } catch { failure = error }
+            }
+            if let failure { throw failure }
+            if durable { fsync(fd) }
+        } catch {
+            throw CheckpointStoreError(description: "\(temporary): cannot write checkpoints: \(error)")
+        }
+        guard rename(temporary, path) == 0 else {
+            throw CheckpointStoreError(description: "\(path): cannot replace checkpoints: \(Errno.current)")
+        }
+        if durable, let fd = try? Syscall.open(Directory.parent(of: path), O_RDONLY | O_DIRECTORY) {
+            fsync(fd)
+            Syscall.close(fd)
+        }
+    }
+}

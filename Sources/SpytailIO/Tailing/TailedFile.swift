@@ -1,0 +1,175 @@
+import Glibc
+import SpytailCore
+
+/// One file `run` holds open: followed under its live path, or drained under its rotated name.
+/// Reads from `offset` to the end of the file into an entry stream; until the first line is complete
+/// (the fingerprint decided), bytes wait in `head`.
+final class TailedFile {
+    let identity: FileIdentity
+    /// The live path this content was found at (checkpoints are kept under it).
+    let followPath: String
+    /// Where the file is now: `followPath` while followed, its rotated name while drained.
+    var currentPath: String
+    /// Followed by path (false: rotated away, drained until deleted or quiet for `rotateWait`).
+    var following = true
+    private(set) var fd: Int32
+    /// Next byte to read.
+    private(set) var offset: Int64
+    private(set) var stream: EntryStream?
+    private(set) var source: SourceFile?
+    private var head: [UInt8] = []
+    private let maxLineBytes: Int
+    private let continuation: Regex?
+    /// Bytes consumed while idle, not exported: reported as one gap when recording resumes.
+    var skippedWhileIdle: Int64 = 0
+    var skippedFrom: Int64?
+    /// Uptime of the last read that got bytes, or of opening.
+    var lastActivity: Duration
+
+    /// Opens `path` for reading from `offset` (with the content's fingerprint when already known).
+    init(path: String, followPath: String, offset: Int64, fingerprint: Fingerprint?, maxLineBytes: Int, continuation: Regex?,
+         now: Duration) throws(ReadError) {
+        let fd: Int32
+        do { fd = try Syscall.open(path, O_RDONLY) } catch { throw ReadError(path: path, cause: .open(error)) }
+        let info: Glibc.stat
+        do { info = try Syscall.fstat(fd) } catch {
+            Syscall.close(fd)
+            throw ReadError(path: path, cause: .open(error))
+        }
+        guard info.isRegularFile else {
+            Syscall.close(fd)
+            throw ReadError(path: path, cause: .notRegularFile(info.kindDescription))
+        }
+        self.fd = fd
+        identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        self.followPath = followPath
+        currentPath = path
+        self.offset = offset
+        self.maxLineBytes = maxLineBytes
+        self.continuation = continuation
+        lastActivity = now
+        lseek(fd, off_t(offset), SEEK_SET)
+        if let fingerprint { start(SourceFile(path: followPath, fingerprint: fingerprint), at: offset) }
+    }
+
+    deinit { close() }
+
+    func close() {
+        if fd >= 0 { Syscall.close(fd) }
+        fd = -1
+    }
+
+    var isOpen: Bool { fd >= 0 }
+
+    /// Where a restart should resume (0 while the fingerprint is undecided: nothing was delivered).
+    var resumeOffset: Int64 { stream?.resumeOffset ?? 0 }
+    var hasPendingEntry: Bool { stream?.hasPendingEntry ?? false }
+
+    /// What fstat and stat show now.
+    func observe() -> FileObservation? {
+        guard let info = try? Syscall.fstat(fd) else { return nil }
+        let atPath = Syscall.stat(followPath).map { FileIdentity(device: UInt64($0.st_dev), inode: UInt64($0.st_ino)) }
+        return FileObservation(size: Int64(info.st_size), links: Int(info.st_nlink), pathIdentity: atPath, headMatches: headMatches())
+    }
+
+    /// Whether the file still starts with the line it was fingerprinted by (pread: the position stays).
+    func headMatches() -> Bool {
+        guard let source else { return true }
+        var bytes = [UInt8](repeating: 0, count: Fingerprint.headLimit)
+        let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, Fingerprint.headLimit, 0) }
+        guard n > 0 else { return false }
+        return bytes.withUnsafeBufferPointer { head in
+            Fingerprint.of(head: UnsafeBufferPointer(rebasing: head[..<n]), complete: true) == source.fingerprint
+        }
+    }
+
+    /// Reads to the end of the file; entries go to `emit`. Returns the bytes read.
+    @discardableResult
+    func readToEnd(buffer: UnsafeMutableRawBufferPointer, now: Duration,
+                   _ emit: (inout SpyEntry) throws(SinkError) -> Void) throws(SinkError) -> Int64 {
+        var total: Int64 = 0
+        while true {
+            guard let n = try? Syscall.read(fd, buffer), n > 0 else { break }
+            total += Int64(n)
+            offset += Int64(n)
+            try consume(UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n), emit)
+        }
+        if total > 0 { lastActivity = now }
+        return total
+    }
+
+    /// The file is rotated away for good, deleted, or closed: hands out a held partial line and the pending
+    /// entry (their end will never come through this descriptor).
+    func finish(_ emit: (inout SpyEntry) throws(SinkError) -> Void) throws(SinkError) {
+        if stream == nil, !head.isEmpty {
+            let bytes = head
+            head = []
+            bytes.withUnsafeBufferPointer { decideFingerprint($0, complete: true) }
+            if var stream {
+                try bytes.withUnsafeBufferPointer { (b) throws(SinkError) in try stream.push(b, emit) }
+                self.stream = stream
+            }
+        }
+        try stream?.finish(emit)
+    }
+
+    /// Feeds bytes of this content read elsewhere (its rotated copy, after a copytruncate) into the stream.
+    func push(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (inout SpyEntry) throws(SinkError) -> Void) throws(SinkError) {
+        try consume(bytes, emit)
+    }
+
+    /// The multiline idle timeout: hands out the pending entry.
+    func flushPendingEntry(_ emit: (inout SpyEntry) throws(SinkError) -> Void) throws(SinkError) {
+        try stream?.flushPendingEntry(emit)
+    }
+
+    /// After a truncation: starts over at 0 with whatever content is there now.
+    func restartAtZero() {
+        offset = 0
+        lseek(fd, 0, SEEK_SET)
+        stream = nil
+        source = nil
+        head = []
+    }
+
+    /// The checkpoint for this file, if anything of it was identified.
+    func checkpoint() -> Checkpoint? {
+        guard let source else { return nil }
+        let resume = resumeOffset
+        return Checkpoint(path: followPath, identity: identity, fingerprint: source.fingerprint, offset: resume,
+                          tailHash: Self.tailHash(fd: fd, before: resume))
+    }
+
+    /// FNV-1a of the bytes just before `offset` (read with pread: the read position stays).
+    static func tailHash(fd: Int32, before offset: Int64) -> UInt64 {
+        let length = Int(min(Int64(Checkpoint.tailLength), offset))
+        guard length > 0 else { return Fingerprint.fnv1a(UnsafeBufferPointer(start: nil, count: 0)) }
+        var bytes = [UInt8](repeating: 0, count: length)
+        let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, length, off_t(offset - Int64(length))) }
+        return bytes.withUnsafeBufferPointer { Fingerprint.fnv1a(UnsafeBufferPointer(rebasing: $0[..<max(0, n)])) }
+    }
+
+    private func consume(_ chunk: UnsafeBufferPointer<UInt8>, _ emit: (inout SpyEntry) throws(SinkError) -> Void) throws(SinkError) {
+        if stream == nil {
+            head.append(contentsOf: chunk)
+            let bytes = head
+            bytes.withUnsafeBufferPointer { decideFingerprint($0, complete: false) }
+            guard stream != nil else { return }
+            head = []
+            try bytes.withUnsafeBufferPointer { (b) throws(SinkError) in try stream!.push(b, emit) }
+            return
+        }
+        try stream!.push(chunk, emit)
+    }
+
+    /// Head bytes are read from offset 0 (a file is only started undecided from its beginning).
+    private func decideFingerprint(_ bytes: UnsafeBufferPointer<UInt8>, complete: Bool) {
+        guard let fingerprint = Fingerprint.of(head: bytes, complete: complete) else { return }
+        start(SourceFile(path: followPath, fingerprint: fingerprint), at: 0)
+    }
+
+    private func start(_ file: SourceFile, at offset: Int64) {
+        source = file
+        stream = EntryStream(file: file, maxLineBytes: maxLineBytes, continuation: continuation, startOffset: offset)
+    }
+}

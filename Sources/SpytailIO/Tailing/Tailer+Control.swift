@@ -1,0 +1,93 @@
+import Glibc
+import SpytailCore
+
+/// Watches, states and hot reload.
+extension Tailer {
+    /// Watches the folders every source needs (new ones added, old ones dropped).
+    func rewatch() throws(SinkError) {
+        guard state != .disabled else { return }
+        var wanted = Set(config.sources.flatMap(discovery.watchDirectories))
+        wanted.insert(Directory.parent(of: configFile.path))
+        for directory in wanted.subtracting(watched) {
+            if watcher?.watch(directory) == false { failedWatches.insert(directory) }
+        }
+        for directory in watched.subtracting(wanted) { watcher?.unwatch(directory) }
+        watched = wanted
+    }
+
+    /// SIGUSR1: recording ⇄ idle.
+    func toggleRecording() throws(SinkError) {
+        switch state {
+        case .recording: try enter(.idle)
+        case .idle: try enter(.recording)
+        case .disabled: events.report(.warning("SIGUSR1 ignored: the config says \"state\": \"disabled\""))
+        }
+    }
+
+    /// Moves to `newState`. Leaving idle reports what was skipped as one gap per file; disabling parks every
+    /// file and drops every watch; enabling watches again and resumes the parked files.
+    func enter(_ newState: SpyState) throws(SinkError) {
+        guard newState != state else { return }
+        let old = state
+        if old == .disabled {
+            state = newState
+            try rewatch()
+            let saved = parked
+            parked = [:]
+            for (path, checkpoint) in saved.sorted(by: { $0.key < $1.key }) { try resume(path, from: [checkpoint]) }
+            try reconcileEverything()
+        }
+        for file in files.values {
+            if newState == .idle { file.skippedFrom = file.resumeOffset }
+            if old == .idle && newState != .idle, let from = file.skippedFrom, let source = file.source, file.resumeOffset > from {
+                try reportGap(GapReport(file: source, offset: from, bytes: file.resumeOffset - from, reason: .idle))
+            }
+            if old == .idle { file.skippedFrom = nil }
+        }
+        state = newState
+        if newState == .disabled {
+            for file in Array(files.values) {
+                if let checkpoint = file.checkpoint() { parked[file.followPath] = checkpoint }
+                file.close()
+            }
+            files = [:]
+            byPath = [:]
+            let configDirectory = Directory.parent(of: configFile.path)
+            for directory in watched where directory != configDirectory { watcher?.unwatch(directory) }
+            watched = [configDirectory]
+        }
+        events.report(.stateChanged(newState))
+    }
+
+    /// SIGHUP or an edit of the config file: the new config applies from the next line, positions kept.
+    /// A config that does not check out is refused and the running one stays.
+    func reloadConfig() throws(SinkError) {
+        let newFile: ConfigFile
+        do {
+            newFile = try ConfigFile(path: configFile.path)
+        } catch {
+            events.report(.configRejected(error.description))
+            return
+        }
+        guard newFile.config != config else { return }
+        let made: (EntryPipeline, [FormattingSink])
+        do {
+            made = try Self.makePipeline(newFile)
+        } catch {
+            events.report(.configRejected("\(configFile.path): \(error)"))
+            return
+        }
+        try pipeline.flush()
+        (pipeline, sinks) = made
+        configFile = newFile
+        discovery = PathDiscovery(baseDirectory: newFile.baseDirectory)
+        events.report(.configReloaded(path: newFile.path))
+        for file in Array(files.values) where file.following && !isLive(file.followPath) {
+            try close(file, reason: "no longer matched by the config")
+        }
+        parked = parked.filter { isLive($0.key) }
+        try rewatch()
+        try enter(newFile.config.state)
+        if state != .disabled { try reconcileEverything() }
+    }
+}

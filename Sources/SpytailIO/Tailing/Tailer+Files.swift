@@ -1,0 +1,123 @@
+import Glibc
+import SpytailCore
+
+/// Reconciling: every hint ends in a look at the file (fstat, stat) and `TailDecision`.
+extension Tailer {
+    func reconcileEverything() throws(SinkError) {
+        for file in Array(files.values) where files[file.identity] != nil { try reconcile(file) }
+        for source in config.sources {
+            for path in discovery.liveFiles(for: source) { try reconcilePath(path) }
+        }
+    }
+
+    /// Something in `directory` was created, deleted or moved: look at every file of ours there and
+    /// every live file it holds.
+    func reconcileDirectory(_ directory: String) throws(SinkError) {
+        for file in Array(files.values) where Directory.parent(of: file.followPath) == directory {
+            if files[file.identity] != nil { try reconcile(file) }
+        }
+        for name in Directory.names(in: directory) ?? [] {
+            let path = Directory.join(directory, name)
+            if isLive(path) || parked[path] != nil { try reconcilePath(path) }
+        }
+    }
+
+    /// `path` changed: the file there now, and the file we followed there before, get a look.
+    func reconcilePath(_ path: String) throws(SinkError) {
+        if let followed = byPath[path], let file = files[followed] { try reconcile(file) }
+        guard let info = Syscall.stat(path), info.isRegularFile else { return }
+        let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        if let file = files[identity] {
+            if byPath[path] != identity { try reconcile(file) }  // a drained file under its rotated name
+            return
+        }
+        guard byPath[path] == nil, isLive(path) else { return }
+        if let checkpoint = parked.removeValue(forKey: path) {
+            try resume(path, from: [checkpoint])
+        } else {
+            try follow(path, from: 0, fingerprint: nil)
+        }
+    }
+
+    func isLive(_ path: String) -> Bool { config.sources.contains { discovery.isLiveFile(path, of: $0) } }
+
+    func reconcile(_ file: TailedFile) throws(SinkError) {
+        guard let observation = file.observe() else { return }
+        let decision = TailDecision.decide(identity: file.identity, offset: file.offset, following: file.following,
+                                           observation: observation)
+        switch decision {
+        case .unchanged:
+            break
+        case .grew:
+            try read(file)
+        case .truncated:
+            try recoverTruncation(file)
+        case .rotated(let newFile):
+            try read(file)
+            file.following = false
+            byPath[file.followPath] = nil
+            events.report(.rotated(path: file.followPath))
+            if newFile { try reconcilePath(file.followPath) }
+        case .deleted(let newFile):
+            try read(file)
+            try close(file, reason: "deleted")
+            if newFile && file.following { try reconcilePath(file.followPath) }
+        }
+    }
+
+    /// Opens `path` and follows it from `offset`.
+    func follow(_ path: String, from offset: Int64, fingerprint: Fingerprint?) throws(SinkError) {
+        try makeRoom()
+        let file: TailedFile
+        do {
+            file = try TailedFile(path: path, followPath: path, offset: offset, fingerprint: fingerprint,
+                                  maxLineBytes: config.parse.maxLineBytes, continuation: pipeline.continuation, now: uptime)
+        } catch {
+            events.report(.warning("\(error)"))
+            return
+        }
+        if let other = files[file.identity] {  // the same file under a second live name: read it once
+            byPath[path] = other.identity
+            return
+        }
+        if state == .idle { file.skippedFrom = offset }
+        files[file.identity] = file
+        byPath[path] = file.identity
+        events.report(.following(path: path, offset: offset))
+        try read(file)
+    }
+
+    func read(_ file: TailedFile) throws(SinkError) {
+        guard file.isOpen else { return }
+        try file.readToEnd(buffer: buffer, now: uptime, emit)
+    }
+
+    /// Emits what the file holds back, closes it and forgets it.
+    func close(_ file: TailedFile, reason: String) throws(SinkError) {
+        try file.finish(emit)
+        file.close()
+        files[file.identity] = nil
+        if byPath[file.followPath] == file.identity { byPath[file.followPath] = nil }
+        events.report(.closed(path: file.followPath, reason: reason))
+    }
+
+    /// Keeps open descriptors under `tail.maxOpenFiles`: drained files are closed first, then the followed
+    /// files quiet the longest are parked (closed, their position kept, reopened on their next event).
+    func makeRoom() throws(SinkError) {
+        let limit = config.tail.maxOpenFiles
+        guard files.count >= limit else { return }
+        let byAge = files.values.sorted { ($0.following ? 1 : 0, $0.lastActivity) < ($1.following ? 1 : 0, $1.lastActivity) }
+        for file in byAge.prefix(max(1, files.count - limit + 1 + limit / 10)) {
+            if file.following, !file.hasPendingEntry, let checkpoint = file.checkpoint() {
+                parked[file.followPath] = checkpoint
+                file.close()
+                files[file.identity] = nil
+                byPath[file.followPath] = nil
+                events.report(.closed(path: file.followPath, reason: "parked to stay under \(limit) open files"))
+            } else {
+                try read(file)
+                try close(file, reason: "closed to stay under \(limit) open files")
+            }
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Glibc
+import SpytailCore
+
+/// Start-up, restart and truncation: finding content by its fingerprint in a rotated chain.
+extension Tailer {
+    /// Watches, resumes every checkpointed file (also those rotated and compressed meanwhile), then follows
+    /// every live file not seen before (from `startAt`).
+    func startUp() throws(SinkError) {
+        var checkpoints: [Checkpoint] = []
+        if let store {
+            do { checkpoints = try store.load() } catch { events.report(.warning("\(error)")) }
+        }
+        try rewatch()
+        watcher?.watch(Directory.parent(of: configFile.path))
+        guard state != .disabled else {
+            parked = Dictionary(checkpoints.map { ($0.path, $0) }, uniquingKeysWith: { $0.offset < $1.offset ? $0 : $1 })
+            return
+        }
+        for (path, group) in Dictionary(grouping: checkpoints, by: \.path).sorted(by: { $0.key < $1.key }) {
+            try resume(path, from: group)
+        }
+        for source in config.sources {
+            for path in discovery.liveFiles(for: source) where byPath[path] == nil {
+                guard Syscall.stat(path) != nil else { continue }
+                let known = checkpoints.contains { $0.path == path }
+                if source.startAt == .end && !known {
+                    try followAtEnd(path)
+                } else {
+                    try reconcilePath(path)
+                }
+            }
+        }
+        try commit(durable: true)
+    }
+
+    /// Follows `path` from its end (aligned to the start of the line being written, so no half line).
+    func followAtEnd(_ path: String) throws(SinkError) {
+        guard let fd = try? Syscall.open(path, O_RDONLY) else { return }
+        defer { Syscall.close(fd) }
+        guard let info = try? Syscall.fstat(fd) else { return }
+        let size = Int64(info.st_size)
+        var head = [UInt8](repeating: 0, count: Fingerprint.headLimit)
+        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, Fingerprint.headLimit, 0) }
+        guard n > 0, let fingerprint = head.withUnsafeBufferPointer({ Fingerprint.of(head: UnsafeBufferPointer(rebasing: $0[..<n]), complete: false) })
+        else { return try follow(path, from: 0, fingerprint: nil) }
+        var tail = [UInt8](repeating: 0, count: 65536)
+        let start = max(0, size - Int64(tail.count))
+        let m = tail.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(start)) }
+        let lastNewline = m > 0 ? tail[..<m].lastIndex(of: 0x0A) : nil
+        let offset = lastNewline.map { start + Int64($0) + 1 } ?? size
+        try follow(path, from: max(offset, Int64(Fingerprint.coveredLength(head: head.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[..<n]) }))),
+                   fingerprint: fingerprint)
+    }
+
+    /// Resumes the content saved in `checkpoints` (all saved under the live `path`): finds each by its
+    /// fingerprint in the path's rotated chain, reads it from its offset, reads every newer member whole,
+    /// and follows the live file.
+    func resume(_ path: String, from checkpoints: [Checkpoint]) throws(SinkError) {
+        let chain = discovery.rotatedCopies(of: path) + (Syscall.stat(path) != nil ? [path] : [])
+        var fingerprints: [Fingerprint?] = chain.map { _ in nil }
+        var start: Int?
+        var offsets: [Fingerprint: Int64] = [:]
+        for checkpoint in checkpoints { offsets[checkpoint.fingerprint] = checkpoint.offset }
+        for index in chain.indices.reversed() {
+            fingerprints[index] = Self.fingerprint(of: chain[index])
+            if let fp = fingerprints[index], offsets[fp] != nil { start = index }
+        }
+        for checkpoint in checkpoints where !fingerprints.contains(checkpoint.fingerprint) {
+            let file = SourceFile(path: path, fingerprint: checkpoint.fingerprint)
+            try reportGap(GapReport(file: file, offset: checkpoint.offset, bytes: nil, reason: .vanished))
+        }
+        guard let start else {
+            if Syscall.stat(path) != nil { try follow(path, from: 0, fingerprint: nil) }
+            return
+        }
+        var done = Set<Fingerprint>()
+        for index in start..<chain.count {
+            // Both forms of one rotation may exist (compression under way): read each content once.
+            if let fp = fingerprints[index], chain[index] != path, !done.insert(fp).inserted { continue }
+            let offset = fingerprints[index].flatMap { offsets[$0] } ?? 0
+            if chain[index] == path {
+                try follow(path, from: offset, fingerprint: fingerprints[index])
+            } else {
+                try catchUp(chain[index], from: offset, fingerprint: fingerprints[index], as: path)
+            }
+        }
+        if chain.last != path { try reconcilePath(path) }
+    }
+
+    /// Reads a whole rotated member (plain or gzip) from `offset` through a stream of its own.
+    @discardableResult
+    func catchUp(_ member: String, from offset: Int64, fingerprint: Fingerprint?, as livePath: String,
+                 into existing: TailedFile? = nil) throws(SinkError) -> Int64 {
+        guard let fingerprint, let source = try? FileOpener.open(member) else { return 0 }
+        let file = SourceFile(path: member, fingerprint: fingerprint)
+        var stream = EntryStream(file: file, maxLineBytes: config.parse.maxLineBytes, continuation: pipeline.continuation,
+                                 startOffset: offset)
+        var position: Int64 = 0, delivered: Int64 = 0
+        while true {
+            let n: Int
+            do { n = try source.read(into: buffer) } catch {
+                events.report(.warning("\(error)"))
+                break
+            }
+            if n == 0 { break }
+            let chunk = UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
+            let skip = Int(max(0, min(Int64(n), offset - position)))
+            position += Int64(n)
+            guard skip < n else { continue }
+            delivered += Int64(n - skip)
+            let rest = UnsafeBufferPointer(rebasing: chunk[skip...])
+            if let existing { try existing.push(rest, emit) } else { try stream.push(rest, emit) }
+        }
+        if existing == nil { try stream.finish(emit) }
+        if delivered > 0 { events.report(.following(path: member, offset: offset)) }
+        return delivered
+    }
+
+    /// The followed file got shorter (copytruncate) or its head changed: what we had not read yet is in the
+    /// rotated copy if logrotate made one with this content; read it from there, or report the gap; then
+    /// read the file from 0.
+    func recoverTruncation(_ file: TailedFile) throws(SinkError) {
+        events.report(.truncated(path: file.followPath))
+        if let fingerprint = file.source?.fingerprint {
+            let copy = discovery.rotatedCopies(of: file.followPath).reversed().prefix(4).first { Self.fingerprint(of: $0) == fingerprint }
+            if let copy {
+                try catchUp(copy, from: file.offset, fingerprint: fingerprint, as: file.followPath, into: file)
+            } else {
+                try reportGap(GapReport(file: file.source!, offset: file.offset, bytes: nil, reason: .truncated))
+            }
+        }
+        try file.finish(emit)
+        file.restartAtZero()
+        try read(file)
+    }
+
+    /// The fingerprint of a file's decompressed head (nil: unreadable or empty).
+    static func fingerprint(of path: String) -> Fingerprint? {
+        guard let source = try? FileOpener.open(path) else { return nil }
+        var head = [UInt8](repeating: 0, count: Fingerprint.headLimit)
+        var filled = 0
+        while filled < head.count {
+            let start = filled
+            guard let n = try? head.withUnsafeMutableBytes({ raw in
+                try source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[start...]))
+            }), n > 0 else {
+                return head.withUnsafeBufferPointer { Fingerprint.of(head: UnsafeBufferPointer(rebasing: $0[..<filled]), complete: true) }
+            }
+            filled += n
+            if head[start..<filled].contains(0x0A) { break }
+        }
+        return head.withUnsafeBufferPointer { Fingerprint.of(head: UnsafeBufferPointer(rebasing: $0[..<filled]), complete: true) }
+    }
+}

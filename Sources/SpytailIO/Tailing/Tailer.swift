@@ -1,0 +1,207 @@
+import Glibc
+import SpytailCore
+
+/// The engine of `spytail run`: follows the configured files as they grow, rotate, get truncated or
+/// deleted, and exports every line once through the config's pipeline.
+///
+/// One thread runs it. inotify's thread and the signal thread only post `RunEvent`s to `inbox`; each
+/// batch of events ends in one reconcile per file touched (fstat + stat, `TailDecision`), reads to the
+/// end, flushes the outputs, and then — never before — saves checkpoints. Timers (multiline idle flush,
+/// draining rotated files, checkpoint fsync) are deadlines of the loop's wait, not sleeps.
+public final class Tailer<C: Clock> where C.Duration == Duration {
+    let clock: C
+    let started: C.Instant
+    let events: any EventReporter
+    let store: (any CheckpointStore)?
+    public let inbox = BlockingQueue<RunEvent>()
+    var watcher: InotifyWatcher?
+
+    var configFile: ConfigFile
+    var discovery: PathDiscovery
+    var pipeline: EntryPipeline
+    var sinks: [FormattingSink]
+    var state: SpyState
+
+    /// Open files by identity; live paths to the identity followed there; files closed under the cap.
+    var files: [FileIdentity: TailedFile] = [:]
+    var byPath: [String: FileIdentity] = [:]
+    var parked: [String: Checkpoint] = [:]
+    var watched: Set<String> = []
+    var lastSaved: [Checkpoint] = []
+    var lastSync: Duration = .zero
+    var unsyncedChanges = false
+    let buffer: UnsafeMutableRawBufferPointer
+
+    public init(configFile: ConfigFile, store: (any CheckpointStore)?, events: any EventReporter, clock: C) throws(SinkError) {
+        self.clock = clock
+        started = clock.now
+        self.events = events
+        self.store = store
+        self.configFile = configFile
+        discovery = PathDiscovery(baseDirectory: configFile.baseDirectory)
+        (pipeline, sinks) = try Self.makePipeline(configFile)
+        state = configFile.config.state
+        buffer = .allocate(byteCount: 256 * 1024, alignment: 64)
+    }
+
+    deinit { buffer.deallocate() }
+
+    var config: SpytailConfig { configFile.config }
+    var uptime: Duration { started.duration(to: clock.now) }
+
+    static func makePipeline(_ file: ConfigFile) throws(SinkError) -> (EntryPipeline, [FormattingSink]) {
+        let outputs = try OutputOpener.open(file.config.outputs, vocabulary: file.compiled.rules.vocabulary, resolve: file.resolve)
+        let sinks = outputs.map { FormattingSink(formatter: $0.formatter, writer: $0.writer) }
+        return (EntryPipeline(config: file.compiled, sinks: sinks), sinks)
+    }
+
+    // MARK: the loop
+
+    /// Runs until SIGTERM or SIGINT; then flushes, saves checkpoints and returns.
+    public func run() throws(SinkError) {
+        let inbox = self.inbox
+        do {
+            watcher = try InotifyWatcher { event in inbox.push(.watch(event)) }
+        } catch {
+            events.report(.warning("cannot start inotify (\(error)); raise fs.inotify.max_user_instances. Files are looked at every 2 s instead"))
+        }
+        try startUp()
+        watcher?.start()
+        while true {
+            var batch: [RunEvent] = []
+            if case .some(.some(let first)) = inbox.pop(timeout: nextTimeout()) { batch = [first] + inbox.drain() }
+            if try handle(batch) == .stop { break }
+            try onTimers()
+            try commit(durable: false)
+        }
+        try shutDown()
+    }
+
+    enum Outcome { case goOn, stop }
+
+    func handle(_ batch: [RunEvent]) throws(SinkError) -> Outcome {
+        var directories = Set<String>(), paths = Set<String>(), everything = false, reload = false
+        for event in batch {
+            switch event {
+            case .signal(SIGTERM), .signal(SIGINT):
+                return .stop
+            case .signal(SIGHUP):
+                reload = true
+            case .signal(SIGUSR1):
+                try toggleRecording()
+            case .signal:
+                break
+            case .watch(.overflow):
+                everything = true
+            case .watch(.watchFailed(let directory, let errno)):
+                reportWatchFailure(directory, errno)
+            case .watch(.changed(let directory, let name, let kind)):
+                if directory == Directory.parent(of: configFile.path) && name == Directory.baseName(of: configFile.path) {
+                    reload = true
+                } else if kind == .modified, let name {
+                    paths.insert(Directory.join(directory, name))
+                } else {
+                    if kind == .directoryCreated || kind == .directoryGone { try rewatch() }
+                    directories.insert(directory)
+                }
+            }
+        }
+        if reload { try reloadConfig() }
+        guard state != .disabled else { return .goOn }
+        if everything {
+            try reconcileEverything()
+        } else {
+            for directory in directories { try reconcileDirectory(directory) }
+            for path in paths where !directories.contains(Directory.parent(of: path)) { try reconcilePath(path) }
+        }
+        return .goOn
+    }
+
+    /// Time until the next timer is due (nil: none).
+    func nextTimeout() -> Duration? {
+        var deadlines: [Duration] = []
+        let idle = Duration.milliseconds(config.parse.multiline?.idleTimeoutMs ?? 1000)
+        let rotateWait = Duration.milliseconds(config.tail.rotateWaitMs)
+        for file in files.values {
+            if file.hasPendingEntry { deadlines.append(file.lastActivity + idle) }
+            if !file.following { deadlines.append(file.lastActivity + rotateWait) }
+        }
+        if unsyncedChanges { deadlines.append(lastSync + .milliseconds(config.tail.syncIntervalMs)) }
+        if watcher == nil || !failedWatches.isEmpty { deadlines.append(lastPoll + .seconds(2)) }
+        guard let next = deadlines.min() else { return nil }
+        return max(.zero, next - uptime) + .milliseconds(1)
+    }
+
+    var failedWatches: Set<String> = []
+    var lastPoll: Duration = .zero
+
+    func onTimers() throws(SinkError) {
+        let now = uptime
+        let idle = Duration.milliseconds(config.parse.multiline?.idleTimeoutMs ?? 1000)
+        let rotateWait = Duration.milliseconds(config.tail.rotateWaitMs)
+        for file in Array(files.values) {
+            if !file.following && now - file.lastActivity >= rotateWait {
+                try read(file)
+                try close(file, reason: "rotated away and quiet for \(config.tail.rotateWaitMs) ms")
+            } else if file.hasPendingEntry && now - file.lastActivity >= idle {
+                try file.flushPendingEntry(emit)
+            }
+        }
+        if (watcher == nil || !failedWatches.isEmpty) && now - lastPoll >= .seconds(2) {
+            lastPoll = now
+            if watcher == nil { return try reconcileEverything() }
+            for directory in failedWatches {
+                try reconcileDirectory(directory)
+                if Syscall.stat(directory)?.isDirectory == true {  // try again; a failure comes back as an event
+                    failedWatches.remove(directory)
+                    watcher?.watch(directory)
+                }
+            }
+        }
+    }
+
+    /// Outputs first, then checkpoints: a checkpoint never runs ahead of the data.
+    func commit(durable: Bool) throws(SinkError) {
+        try pipeline.flush()
+        let checkpoints = currentCheckpoints()
+        let now = uptime
+        let dueForSync = durable || (unsyncedChanges && now - lastSync >= .milliseconds(config.tail.syncIntervalMs))
+        guard checkpoints != lastSaved || dueForSync, let store else { return }
+        do {
+            try store.save(checkpoints, durable: dueForSync)
+            if checkpoints != lastSaved { unsyncedChanges = !dueForSync }
+            if dueForSync { lastSync = now; unsyncedChanges = false }
+            lastSaved = checkpoints
+        } catch {
+            events.report(.warning("\(error)"))
+        }
+    }
+
+    func currentCheckpoints() -> [Checkpoint] {
+        (files.values.compactMap { $0.checkpoint() } + parked.values).sorted { ($0.path, $0.offset) < ($1.path, $1.offset) }
+    }
+
+    func shutDown() throws(SinkError) {
+        try commit(durable: true)
+        watcher?.stop()
+    }
+
+    // MARK: emitting
+
+    /// Where entries go: the pipeline while recording; nowhere while idle (the bytes are counted instead).
+    func emit(_ entry: inout SpyEntry) throws(SinkError) {
+        guard state == .recording else { return }
+        try pipeline.process(&entry)
+    }
+
+    func reportGap(_ gap: GapReport) throws(SinkError) {
+        events.report(.gap(path: gap.file.path, bytes: gap.bytes, reason: gap.reason.rawValue))
+        try pipeline.processGap(gap)
+    }
+
+    func reportWatchFailure(_ directory: String, _ errno: Errno) {
+        failedWatches.insert(directory)
+        let hint = errno.rawValue == ENOSPC ? " (the limit fs.inotify.max_user_watches is reached; raise it with sysctl)" : ""
+        events.report(.warning("cannot watch \(directory): \(errno)\(hint); looking at it every 2 s instead"))
+    }
+}

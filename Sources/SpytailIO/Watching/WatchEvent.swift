@@ -1,0 +1,21 @@
+/// What inotify said, as a Sendable value for the run loop: a hint that something changed in a folder.
+public enum WatchEvent: Sendable, Equatable {
+    /// Something happened to `name` in `directory` (nil name: the folder itself).
+    case changed(directory: String, name: String?, kind: Kind)
+    /// The kernel's event queue overflowed: events were lost, everything must be looked at again.
+    case overflow
+    /// A folder could not be watched.
+    case watchFailed(directory: String, Errno)
+
+    /// The events the run loop distinguishes.
+    public enum Kind: Sendable, Equatable {
+        /// Data was written (IN_MODIFY): only that file needs a look.
+        case modified
+        /// Created, deleted, moved, attributes changed, closed after writing: the folder needs a look.
+        case entries
+        /// A sub-folder appeared (a `**` pattern may need to watch it).
+        case directoryCreated
+        /// The watched folder itself was deleted or moved.
+        case directoryGone
+    }
+}

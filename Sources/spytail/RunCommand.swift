@@ -1,0 +1,80 @@
+import ArgumentParser
+import Glibc
+import Logging
+import SpytailCore
+import SpytailIO
+
+/// `spytail run`: follows the configured sources and exports every new line until SIGTERM.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Follow the configured sources and export every new line, until SIGTERM or SIGINT.",
+        discussion: """
+            Watches the folders of the sources' include patterns with inotify, follows each live file through \
+            rename and copytruncate rotation, and saves its position in the checkpoint file after the outputs \
+            have the data. On start it resumes every checkpointed file (also when it was rotated and \
+            compressed meanwhile); files never seen start per the source's "startAt".
+
+            Signals: SIGTERM/SIGINT stop (flush, checkpoint, exit 0); SIGHUP reloads the config (so does \
+            saving the config file); SIGUSR1 switches recording ⇄ idle. A reloaded config that does not \
+            check out is refused and the running one stays. Exit 2 for a bad config, 1 if an output fails.
+            """)
+
+    @OptionGroup var options: ConfigOption
+
+    @Flag(name: .shortAndLong, help: "Report every file followed, rotated, closed.")
+    var verbose = false
+
+    func run() throws {
+        SignalListener.blockSignals()  // before any thread starts, so every thread inherits the mask
+        let file = try options.load()
+        guard !file.config.sources.isEmpty else {
+            FileHandleStderr.write("\(file.path): sources: run needs at least one source\n")
+            throw ExitCode(2)
+        }
+        var logger = Logger(label: "spytail")
+        logger.logLevel = verbose ? .info : .notice
+        let reporter = RunReporter(logger: logger)
+        let store = file.checkpointPath.map(FileCheckpointStore.init)
+        if store == nil { logger.warning("no \"checkpoints\" in \(file.path): a restart reads files again from the start") }
+        do {
+            let tailer = try Tailer(configFile: file, store: store, events: reporter, clock: ContinuousClock())
+            let inbox = tailer.inbox
+            let signals = SignalListener { signal in inbox.push(.signal(signal)) }
+            try tailer.run()
+            withExtendedLifetime(signals) {}
+        } catch {
+            if error.cause == .closedByReader {
+                FileHandleStderr.write("spytail: \(error.destination) was closed by its reader; stopped\n")
+                return
+            }
+            FileHandleStderr.write("spytail: error: \(error)\n")
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// Logs what `run` does: problems always, the life of each file with --verbose.
+final class RunReporter: EventReporter {
+    let logger: Logger
+
+    init(logger: Logger) { self.logger = logger }
+
+    func report(_ event: SpytailEvent) {
+        switch event {
+        case .readFailed(let error): logger.error("\(error)")
+        case .warning(let message): logger.warning("\(message)")
+        case .gap(let path, let bytes, let reason):
+            logger.warning("\(path): gap of \(bytes.map { "\($0) bytes" } ?? "an unknown number of bytes") (\(reason)); reported as a gap record")
+        case .truncated(let path): logger.warning("\(path): truncated (copytruncate?)")
+        case .configRejected(let message): logger.error("config change refused, the running config stays:\n\(message)")
+        case .configReloaded(let path): logger.notice("\(path): config reloaded")
+        case .stateChanged(let state): logger.notice("state: \(state.rawValue)")
+        case .following(let path, let offset): logger.info("\(path): following from offset \(offset)")
+        case .rotated(let path): logger.info("\(path): rotated; draining the old file")
+        case .closed(let path, let reason): logger.info("\(path): closed (\(reason))")
+        case .fileSkipped(let path, let reason): logger.warning("\(path): skipped: \(reason)")
+        case .fileStarted, .fileFinished, .progress: break
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Testing
+@testable import SpytailCore
+
+/// The reconcile step with scripted observations: every event, overflow and start-up ends here.
+struct TailDecisionTests {
+    static let ours = FileIdentity(device: 1, inode: 10)
+    static let other = FileIdentity(device: 1, inode: 11)
+
+    /// (what the look shows, following the path?, expected decision); our offset is 100.
+    static let cases: [(String, FileObservation, Bool, TailDecision)] = [
+        ("nothing new", .init(size: 100, links: 1, pathIdentity: ours), true, .unchanged),
+        ("appended", .init(size: 150, links: 1, pathIdentity: ours), true, .grew),
+        ("copytruncate", .init(size: 20, links: 1, pathIdentity: ours), true, .truncated),
+        ("truncated to zero", .init(size: 0, links: 1, pathIdentity: ours), true, .truncated),
+        ("truncated and refilled past our offset", .init(size: 500, links: 1, pathIdentity: ours, headMatches: false), true, .truncated),
+        ("renamed, new file created", .init(size: 150, links: 1, pathIdentity: other), true, .rotated(newFileAtPath: true)),
+        ("renamed, no new file yet", .init(size: 100, links: 1, pathIdentity: nil), true, .rotated(newFileAtPath: false)),
+        ("deleted", .init(size: 100, links: 0, pathIdentity: nil), true, .deleted(newFileAtPath: false)),
+        ("deleted and recreated", .init(size: 120, links: 0, pathIdentity: other), true, .deleted(newFileAtPath: true)),
+        ("draining a rotated copy that grew", .init(size: 180, links: 1, pathIdentity: other), false, .grew),
+        ("draining a rotated copy, then deleted", .init(size: 180, links: 0, pathIdentity: nil), false, .deleted(newFileAtPath: false)),
+    ]
+
+    @Test(arguments: cases)
+    func decides(_ name: String, _ observation: FileObservation, _ following: Bool, _ expected: TailDecision) {
+        #expect(TailDecision.decide(identity: Self.ours, offset: 100, following: following, observation: observation) == expected, "\(name)")
+    }
+}
+
+struct CheckpointCodecTests {
+    @Test func roundTrips() throws {
+        let checkpoints = [
+            Checkpoint(path: "/var/log/app/app.log", identity: FileIdentity(device: 2049, inode: 1_234_567), fingerprint: Fingerprint(value: 0xDEAD_BEEF),
+                       offset: 987_654_321, tailHash: 0xFFFF_FFFF_FFFF_FFFF),
+            Checkpoint(path: "/var/log/app/\"odd\" name.log", identity: FileIdentity(device: 1, inode: 2), fingerprint: Fingerprint(value: 1),
+                       offset: 0, tailHash: 0),
+        ]
+        let decoded = try CheckpointCodec.decode(CheckpointCodec.encode(checkpoints))
+        #expect(decoded.sorted { $0.path < $1.path } == checkpoints.sorted { $0.path < $1.path })
+    }
+
+    @Test(arguments: [
+        ("", "invalid JSON"),
+        (#"{"version": 2, "files": []}"#, "unsupported version"),
+        (#"{"version": 1}"#, "files: expected an array"),
+        (#"{"version": 1, "files": [{"path": "x"}]}"#, "files[0]: missing or malformed field"),
+    ])
+    func rejectsDamage(_ text: String, _ reason: String) {
+        do {
+            _ = try CheckpointCodec.decode(Array(text.utf8))
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect(error.reason.contains(reason), "\(error)")
+        }
+    }
+}
