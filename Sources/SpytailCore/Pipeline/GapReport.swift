@@ -8,6 +8,9 @@ public struct GapReport: Sendable {
     public enum Reason: String, Sendable {
         /// A file was truncated before everything was read, and no rotated copy held the rest.
         case truncated
+        /// A file was truncated after logrotate copied it (copytruncate): what was written between the
+        /// copy and the truncation, if anything, is lost, and nobody can tell how much.
+        case copytruncate
         /// The state was idle: positions were kept current, nothing was exported.
         case idle
         /// A file vanished (deleted, or rotated out of reach) before it was read to its end.
@@ -34,6 +37,9 @@ public struct GapReport: Sendable {
         case .truncated:
             return "gap: the file was truncated after offset \(offset) and no rotated copy holds its rest; "
                 + (amount.map { "\($0) were lost" } ?? "whatever was written after spytail's last read (maybe nothing) is lost")
+        case .copytruncate:
+            return "gap: the file was copied and truncated (copytruncate) after offset \(offset); lines written between "
+                + "the copy and the truncation, if any, are lost and cannot be counted"
         case .idle:
             return "gap: \(amount ?? "some bytes") skipped while spytail was idle"
         case .vanished:

@@ -125,6 +125,7 @@ extension Tailer {
             let copy = discovery.rotatedCopies(of: file.followPath).reversed().prefix(4).first { Self.fingerprint(of: $0) == fingerprint }
             if let copy {
                 try catchUp(copy, from: file.offset, fingerprint: fingerprint, as: file.followPath, into: file)
+                try reportGap(GapReport(file: file.source!, offset: file.offset, bytes: nil, reason: .copytruncate))
             } else {
                 try reportGap(GapReport(file: file.source!, offset: file.offset, bytes: nil, reason: .truncated))
             }

@@ -1,0 +1,112 @@
+import Foundation
+import SpytailTestSupport
+
+/// A `spytail run` process and the tools its tests use: a sequence-numbered writer, logrotate, and
+/// waiting on a condition with a deadline.
+final class RunningSpytail {
+    let process = Process()
+    let stderrPath: String
+    let directory: TemporaryDirectory
+
+    init(config: String, in directory: TemporaryDirectory, verbose: Bool = true) throws {
+        self.directory = directory
+        stderrPath = directory.file("spytail.\(UUID().uuidString.prefix(8)).stderr")
+        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: Harness.binary)
+        process.arguments = ["run", "-c", config] + (verbose ? ["--verbose"] : [])
+        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    func signal(_ signal: Int32) { kill(pid, signal) }
+
+    /// Sends SIGTERM and waits; returns the exit status and how long the exit took.
+    func stop() -> (status: Int32, seconds: Double) {
+        let start = Date()
+        signal(SIGTERM)
+        process.waitUntilExit()
+        return (process.terminationStatus, Date().timeIntervalSince(start))
+    }
+
+    func killHard() {
+        signal(SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Descriptors the process holds open now.
+    var openDescriptors: Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1 }
+}
+
+enum RunTools {
+    /// Waits until `condition` holds, looking every 20 ms, for at most `seconds`. Returns whether it held.
+    @discardableResult
+    static func waitUntil(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+
+    /// Appends `count` lines `… seq=N …` from `first` at `rate` lines/s; reopens the file on SIGHUP
+    /// (as an application does in logrotate's postrotate).
+    static let writerScript = """
+        import signal, sys, time
+        path, first, count, rate = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+        reopen = False
+        def hup(*_):
+            global reopen
+            reopen = True
+        signal.signal(signal.SIGHUP, hup)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGHUP])  # the test runner's threads block it
+        f = open(path, "a", buffering=1)
+        start = time.monotonic()
+        for i in range(first, first + count):
+            if reopen:
+                f.close(); f = open(path, "a", buffering=1); reopen = False
+            f.write("2026-11-20T10:00:00Z INFO seq=%d payload %s\\n" % (i, "x" * 60))
+            delay = start + (i - first + 1) / rate - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+        f.close()
+        """
+
+    static func startWriter(_ path: String, first: Int, count: Int, rate: Int, in directory: TemporaryDirectory) throws -> Process {
+        let script = directory.write("writer.py", writerScript)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script, path, "\(first)", "\(count)", "\(rate)"]
+        try process.run()
+        return process
+    }
+
+    /// Runs the real logrotate once, forced, with its own state file.
+    static func logrotate(_ config: String, state: String) throws -> Harness.Result {
+        try Harness.run("/usr/sbin/logrotate", ["-f", "-s", state, config])
+    }
+
+    /// Sequence numbers in the jsonl output (with how often each appears) and the gap records.
+    static func sequences(in output: String) -> (counts: [Int: Int], gaps: [[String: Any]], records: [Int: Set<String>]) {
+        var counts: [Int: Int] = [:], gaps: [[String: Any]] = [], records: [Int: Set<String>] = [:]
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        for line in text.split(separator: "\n") {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+            if object["category"] as? String == "gap" { gaps.append(object); continue }
+            guard let message = object["message"] as? String, let range = message.range(of: #"seq=(\d+)"#, options: .regularExpression),
+                  let seq = Int(message[range].dropFirst(4)) else { continue }
+            counts[seq, default: 0] += 1
+            records[seq, default: []].insert(String(line))
+        }
+        return (counts, gaps, records)
+    }
+
+    static func lastSequenceSeen(_ output: String, _ last: Int) -> Bool {
+        ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("seq=\(last) ")
+    }
+}
