@@ -23,9 +23,11 @@ public struct EntryAssembler {
         return continuation.matches(line.bytes)
     }
 
-    /// Adds a line; a head line first hands the pending entry to `emit`.
+    /// Adds a line; a head line first hands the pending entry to `emit`. Without a multiline rule an
+    /// entry is complete at once and is handed out right away (nothing waits for a next line).
     public mutating func add<E: Error>(_ line: Line, _ emit: (inout SpyEntry) throws(E) -> Void) throws(E) {
         try add(line, continuation: isContinuation(line), emit)
+        if continuation == nil { try flush(emit) }
     }
 
     /// Adds a line whose kind the caller decided (the block reader did, with `isContinuation`).

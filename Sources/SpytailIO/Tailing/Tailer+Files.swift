@@ -16,9 +16,14 @@ extension Tailer {
         for file in Array(files.values) where Directory.parent(of: file.followPath) == directory {
             if files[file.identity] != nil { try reconcile(file) }
         }
-        for name in Directory.names(in: directory) ?? [] {
+        let names = Set(Directory.names(in: directory) ?? [])
+        for name in names {
             let path = Directory.join(directory, name)
             if isLive(path) || parked[path] != nil { try reconcilePath(path) }
+        }
+        // Parked files that were deleted meanwhile are forgotten (nothing of them is left to read).
+        for path in parked.keys where Directory.parent(of: path) == directory && !names.contains(Directory.baseName(of: path)) {
+            parked[path] = nil
         }
     }
 
@@ -32,7 +37,10 @@ extension Tailer {
             return
         }
         guard byPath[path] == nil, isLive(path) else { return }
-        if let checkpoint = parked.removeValue(forKey: path) {
+        if let checkpoint = parked[path] {
+            // Still the same file with nothing new: stay parked (no descriptor spent on it).
+            if checkpoint.identity == identity && Int64(info.st_size) == checkpoint.offset { return }
+            parked[path] = nil
             try resume(path, from: [checkpoint])
         } else {
             try follow(path, from: 0, fingerprint: nil)
@@ -108,16 +116,18 @@ extension Tailer {
         guard files.count >= limit else { return }
         let byAge = files.values.sorted { ($0.following ? 1 : 0, $0.lastActivity) < ($1.following ? 1 : 0, $1.lastActivity) }
         for file in byAge.prefix(max(1, files.count - limit + 1 + limit / 10)) {
-            if file.following, !file.hasPendingEntry, let checkpoint = file.checkpoint() {
-                parked[file.followPath] = checkpoint
-                file.close()
-                files[file.identity] = nil
-                byPath[file.followPath] = nil
-                events.report(.closed(path: file.followPath, reason: "parked to stay under \(limit) open files"))
-            } else {
+            guard file.following else {
                 try read(file)
-                try close(file, reason: "closed to stay under \(limit) open files")
+                try close(file, reason: "drained and closed to stay under \(limit) open files")
+                continue
             }
+            // Parked at its resume offset: a held line or pending entry is read again on reopening, not
+            // emitted now. A file with nothing delivered yet simply starts again from 0.
+            if let checkpoint = file.checkpoint() { parked[file.followPath] = checkpoint }
+            file.close()
+            files[file.identity] = nil
+            byPath[file.followPath] = nil
+            events.report(.closed(path: file.followPath, reason: "parked to stay under \(limit) open files"))
         }
     }
 }

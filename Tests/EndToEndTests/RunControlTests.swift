@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+import SpytailTestSupport
+
+/// `spytail run`: many files under a descriptor cap, hot reload, SIGUSR1 idle and its gap record,
+/// multiline idle flush, and a prompt clean stop.
+@Suite(.serialized)
+struct RunControlTests {
+    func makeDirectory() throws -> TemporaryDirectory {
+        let dir = TemporaryDirectory()
+        for folder in ["logs", "state"] {
+            try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true)
+        }
+        return dir
+    }
+
+    func config(_ extra: String = "", multiline: Bool = false) -> String {
+        """
+        {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "state/cp.json",
+         "parse": {\(multiline ? #""multiline": {"continuation": "^\\s", "idleTimeoutMs": 200}"# : "")},
+         "tail": {"maxOpenFiles": 32},
+         "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]\(extra)}
+        """
+    }
+
+    func messages(_ dir: TemporaryDirectory) -> [String] {
+        ((try? String(contentsOfFile: dir.file("out.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["message"] as? String
+        }
+    }
+
+    func append(_ dir: TemporaryDirectory, _ name: String, _ text: String) throws {
+        let handle = FileHandle(forWritingAtPath: dir.file(name)) ?? {
+            FileManager.default.createFile(atPath: dir.file(name), contents: nil)
+            return FileHandle(forWritingAtPath: dir.file(name))!
+        }()
+        handle.seekToEndOfFile()
+        handle.write(Data(text.utf8))
+        try handle.close()
+    }
+
+    @Test func hundredsOfFilesAppearGrowAndGoWithDescriptorsBounded() throws {
+        let dir = try makeDirectory()
+        defer { dir.remove() }
+        let spytail = try RunningSpytail(config: dir.write("c.json", config()), in: dir, verbose: false)
+        #expect(RunTools.waitUntil { FileManager.default.fileExists(atPath: dir.file("state/cp.json")) })
+        var expected = Set<String>()
+        var maxDescriptors = 0
+        for i in 0..<300 {
+            try append(dir, "logs/f\(i).log", "f\(i) line 1\nf\(i) line 2\n")
+            expected.formUnion(["f\(i) line 1", "f\(i) line 2"])
+            if i >= 10 {  // older files grow again after spytail may have parked them
+                try append(dir, "logs/f\(i - 10).log", "f\(i - 10) line 3\n")
+                expected.insert("f\(i - 10) line 3")
+            }
+            if i >= 40, i % 2 == 0 {  // and some go away once written
+                let gone = i - 40
+                RunTools.waitUntil { Set(messages(dir)).contains("f\(gone) line 3") }
+                try FileManager.default.removeItem(atPath: dir.file("logs/f\(gone).log"))
+            }
+            if i % 20 == 0 { maxDescriptors = max(maxDescriptors, spytail.openDescriptors) }
+        }
+        #expect(RunTools.waitUntil(30) { Set(messages(dir)).isSuperset(of: expected) }, "\(expected.subtracting(messages(dir)).prefix(10))")
+        let got = messages(dir)
+        #expect(got.count == expected.count, "\(got.count) records for \(expected.count) lines")
+        #expect(Set(got).count == got.count)
+        // 32 files at most, plus stdio, the outputs, inotify, checkpoints and the runtime's own.
+        print("descriptors: at most \(maxDescriptors) open with maxOpenFiles 32")
+        #expect(maxDescriptors <= 32 + 16)
+        #expect(spytail.stop().status == 0)
+    }
+
+    @Test func configChangesApplyLiveAndBadOnesAreRefused() throws {
+        let dir = try makeDirectory()
+        defer { dir.remove() }
+        let configPath = dir.write("c.json", config())
+        let spytail = try RunningSpytail(config: configPath, in: dir)
+        #expect(RunTools.waitUntil { spytail.stderr.contains("following") || FileManager.default.fileExists(atPath: dir.file("state/cp.json")) })
+        try append(dir, "logs/app.log", "before reload\n")
+        #expect(RunTools.waitUntil { messages(dir).contains("before reload") })
+
+        dir.write("c.json", config(#", "filters": [{"exclude": {"contains": "drop"}}]"#))
+        #expect(RunTools.waitUntil { spytail.stderr.contains("config reloaded") }, "\(spytail.stderr)")
+        try append(dir, "logs/app.log", "drop me\nkeep me\n")
+        #expect(RunTools.waitUntil { messages(dir).contains("keep me") })
+        #expect(!messages(dir).contains("drop me"))
+
+        dir.write("c.json", #"{"sources": [{"name": "app", "include": ["logs/*.log"]}], "parse": {"tags": [{"name": "t", "match": {"regex": "("}}]}}"#)
+        #expect(RunTools.waitUntil { spytail.stderr.contains("config change refused") }, "\(spytail.stderr)")
+        #expect(spytail.stderr.contains("parse.tags[0].match.regex: invalid regex"))
+        try append(dir, "logs/app.log", "drop still filtered\nstill running\n")
+        #expect(RunTools.waitUntil { messages(dir).contains("still running") })
+        #expect(!messages(dir).contains("drop still filtered"))
+
+        spytail.signal(SIGHUP)  // the same bad file again: refused again, nothing else changes
+        #expect(RunTools.waitUntil { spytail.stderr.components(separatedBy: "config change refused").count >= 3 })
+        #expect(spytail.stop().status == 0)
+    }
+
+    @Test func sigusr1SwitchesToIdleAndBackWithOneGapRecord() throws {
+        let dir = try makeDirectory()
+        defer { dir.remove() }
+        let spytail = try RunningSpytail(config: dir.write("c.json", config()), in: dir)
+        try append(dir, "logs/app.log", "recorded 1\n")
+        #expect(RunTools.waitUntil { messages(dir).contains("recorded 1") })
+        spytail.signal(SIGUSR1)
+        #expect(RunTools.waitUntil { spytail.stderr.contains("state: idle") })
+        let skipped = "while idle 1\nwhile idle 2\nwhile idle 3\n"
+        try append(dir, "logs/app.log", skipped)
+        // Positions stay current while idle: the checkpoint moves past the skipped lines.
+        #expect(RunTools.waitUntil { ((try? String(contentsOfFile: dir.file("state/cp.json"), encoding: .utf8)) ?? "").contains("\"offset\":\(11 + skipped.utf8.count)") })
+        spytail.signal(SIGUSR1)
+        #expect(RunTools.waitUntil { spytail.stderr.contains("state: recording") })
+        try append(dir, "logs/app.log", "recorded 2\n")
+        #expect(RunTools.waitUntil { messages(dir).contains("recorded 2") })
+        let all = messages(dir)
+        #expect(!all.contains { $0.hasPrefix("while idle") })
+        let gaps = all.filter { $0.hasPrefix("gap:") }
+        #expect(gaps == ["gap: \(skipped.utf8.count) bytes skipped while spytail was idle"])
+        #expect(spytail.stop().status == 0)
+    }
+
+    @Test func aMultilineEntryIsFlushedAfterTheIdleTimeout() throws {
+        let dir = try makeDirectory()
+        defer { dir.remove() }
+        let spytail = try RunningSpytail(config: dir.write("c.json", config(multiline: true)), in: dir)
+        try append(dir, "logs/app.log", "boom\n  at frame 1\n  at frame 2\n")
+        // No next head line comes: the entry must still arrive, whole, after about 200 ms.
+        #expect(RunTools.waitUntil(5) { messages(dir).contains("boom") })
+        let record = try #require(((try? String(contentsOfFile: dir.file("out.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").first)
+        #expect(record.contains(#""detail":"  at frame 1\n  at frame 2""#))
+        #expect(spytail.stop().status == 0)
+    }
+
+    @Test func sigtermStopsWithinTwoSecondsAndAHeldLineIsNotLost() throws {
+        let dir = try makeDirectory()
+        defer { dir.remove() }
+        let configPath = dir.write("c.json", config())
+        let first = try RunningSpytail(config: configPath, in: dir)
+        try append(dir, "logs/app.log", "complete\nhalf a li")
+        #expect(RunTools.waitUntil { messages(dir).contains("complete") })
+        let (status, seconds) = first.stop()
+        #expect(status == 0)
+        #expect(seconds < 2, "took \(seconds) s")
+        try append(dir, "logs/app.log", "ne\n")
+        let second = try RunningSpytail(config: configPath, in: dir)
+        #expect(RunTools.waitUntil { messages(dir).contains("half a line") })
+        #expect(messages(dir) == ["complete", "half a line"])
+        #expect(second.stop().status == 0)
+    }
+}
