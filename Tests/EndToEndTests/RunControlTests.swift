@@ -86,14 +86,16 @@ struct RunControlTests {
         #expect(!messages(dir).contains("drop me"))
 
         dir.write("c.json", #"{"sources": [{"name": "app", "include": ["logs/*.log"]}], "parse": {"tags": [{"name": "t", "match": {"regex": "("}}]}}"#)
-        #expect(RunTools.waitUntil { spytail.stderr.contains("config change refused") }, "\(spytail.stderr)")
-        #expect(spytail.stderr.contains("parse.tags[0].match.regex: invalid regex"))
+        // The editor's write may be seen half done first (refused as invalid JSON); then the real problem.
+        #expect(RunTools.waitUntil { spytail.stderr.contains("parse.tags[0].match.regex: invalid regex") }, "\(spytail.stderr)")
+        #expect(spytail.stderr.contains("config change refused"))
         try append(dir, "logs/app.log", "drop still filtered\nstill running\n")
         #expect(RunTools.waitUntil { messages(dir).contains("still running") })
         #expect(!messages(dir).contains("drop still filtered"))
 
         spytail.signal(SIGHUP)  // the same bad file again: refused again, nothing else changes
-        #expect(RunTools.waitUntil { spytail.stderr.components(separatedBy: "config change refused").count >= 3 })
+        let refusals = spytail.stderr.components(separatedBy: "parse.tags[0].match.regex").count
+        #expect(RunTools.waitUntil { spytail.stderr.components(separatedBy: "parse.tags[0].match.regex").count > refusals })
         #expect(spytail.stop().status == 0)
     }
 
