@@ -93,8 +93,8 @@ struct RunControlTests {
         #expect(RunTools.waitUntil { messages(dir).contains("still running") })
         #expect(!messages(dir).contains("drop still filtered"))
 
-        spytail.signal(SIGHUP)  // the same bad file again: refused again, nothing else changes
         let refusals = spytail.stderr.components(separatedBy: "parse.tags[0].match.regex").count
+        spytail.signal(SIGHUP)  // the same bad file again: refused again, nothing else changes
         #expect(RunTools.waitUntil { spytail.stderr.components(separatedBy: "parse.tags[0].match.regex").count > refusals })
         #expect(spytail.stop().status == 0)
     }
