@@ -23,6 +23,10 @@ struct Benchmark: ParsableCommand {
     @Option(help: "shared/ folder with bench/genlog.py and bench/baseline-perl.pl.") var shared: String?
     @Option(help: "The spytail binary to measure.") var spytail: String?
     @Flag(help: "Skip the 10x-input memory run.") var skip10x = false
+    @Flag(help: "Skip the spytail run figures (latency at --rate, CPU with --idle-files quiet files).") var skipRun = false
+    @Option(help: "Lines per second for the run latency figure.") var rate = 10_000
+    @Option(help: "Seconds of writing for the run latency figure.") var latencySeconds = 5
+    @Option(help: "Quiet files watched for the idle CPU figure.") var idleFiles = 1000
 
     func run() throws {
         let here = Self.executableDirectory()
@@ -66,6 +70,7 @@ struct Benchmark: ParsableCommand {
                   + "spytail \(Report.grouped(Int(ours.linesPerSecond))) lines/s")
         }
         if !skip10x { failures += tenTimes(w1, spytail, config, output) }
+        if !skipRun { failures += runFigures(spytail) }
         unlink(output)
         guard failures.isEmpty else {
             for failure in failures { printError("spytail-bench: WRONG: \(failure)") }
@@ -80,6 +85,21 @@ struct Benchmark: ParsableCommand {
             measurements.append(Runner.run(argv))
         }
         return Figures(workload: workload, tool: tool, runs: measurements, outputLines: output.map(countLines))
+    }
+
+    /// `spytail run`: write-to-record latency at a steady rate, and CPU with many quiet files watched.
+    func runFigures(_ spytail: String) -> [String] {
+        let latency = RunBenchmark.latency(spytail: spytail, directory: workdir, rate: rate, seconds: latencySeconds)
+        print("\nrun, \(Report.grouped(rate)) lines/s for \(latencySeconds) s: latency from write(2) to the record on stdout "
+              + "p50 \(Report.fixed(latency.percentile(0.5), 2)) ms, p99 \(Report.fixed(latency.percentile(0.99), 2)) ms, "
+              + "max \(Report.fixed(latency.percentile(1), 2)) ms over \(Report.grouped(latency.count)) lines")
+        let idle = RunBenchmark.idleCPU(spytail: spytail, directory: workdir, count: idleFiles, seconds: 10)
+        print("run, \(idleFiles) quiet files watched: \(Report.fixed(idle.cpu, 3)) CPU seconds in 10 s "
+              + "(\(Report.fixed(idle.cpu / 10 * 100, 2)) % of a core)")
+        var failures: [String] = []
+        if latency.count != rate * latencySeconds { failures.append("run latency: \(latency.count) records of \(rate * latencySeconds) lines") }
+        if idle.files != idleFiles { failures.append("run idle: \(idle.files) records of \(idleFiles) files") }
+        return failures
     }
 
     /// W1 ten times in one process: peak RSS must not grow with the input.
