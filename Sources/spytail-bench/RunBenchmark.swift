@@ -31,6 +31,14 @@ enum RunBenchmark {
         return (pid, fds[0])
     }
 
+    /// SIGTERM, wait, close its stdout.
+    static func stop(_ pid: pid_t, _ output: Int32) {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        close(output)
+    }
+
     static func monotonicNanos() -> UInt64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -46,12 +54,7 @@ enum RunBenchmark {
         let config = "\(directory)/latency.json"
         writeFile(config, #"{"sources": [{"name": "l", "include": ["latency.log"]}], "outputs": [{"type": "stdout", "format": "jsonl"}]}"#)
         let (pid, output) = spawnRun(spytail, config: config, stderr: "\(directory)/latency.stderr")
-        defer {
-            kill(pid, SIGTERM)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-            close(output)
-        }
+        defer { stop(pid, output) }
         usleep(300_000)  // let it start watching (the first lines would otherwise measure start-up)
         let total = rate * seconds
         let writer = WriterThread(path: log, rate: rate, total: total)
@@ -95,12 +98,7 @@ enum RunBenchmark {
         let config = "\(directory)/idle.json"
         writeFile(config, #"{"sources": [{"name": "i", "include": ["idle/*.log"]}], "tail": {"maxOpenFiles": 2048}, "outputs": [{"type": "stdout", "format": "jsonl"}]}"#)
         let (pid, output) = spawnRun(spytail, config: config, stderr: "\(directory)/idle.stderr")
-        defer {
-            kill(pid, SIGTERM)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-            close(output)
-        }
+        defer { stop(pid, output) }
         var seen = 0
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while seen < count {

@@ -13,6 +13,16 @@ struct RunRotationTests {
      "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
     """#
 
+    /// A folder with `logs/app.log` (empty), `state/` and the config.
+    static func prepare() throws -> (TemporaryDirectory, String, String) {
+        let dir = TemporaryDirectory()
+        for folder in ["logs", "state"] {
+            try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true)
+        }
+        dir.write("logs/app.log", "")
+        return (dir, dir.file("logs/app.log"), dir.write("spytail.json", config))
+    }
+
     enum Mode: String, CaseIterable, Sendable {
         case createCompressDelay = "create + compress + delaycompress"
         case copytruncateCompress = "copytruncate + compress"
@@ -32,13 +42,8 @@ struct RunRotationTests {
 
     @Test(arguments: Mode.allCases)
     func everyLineOnceThroughRotations(_ mode: Mode) throws {
-        let dir = TemporaryDirectory()
+        let (dir, log, config) = try Self.prepare()
         defer { dir.remove() }
-        try FileManager.default.createDirectory(atPath: dir.file("logs"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: dir.file("state"), withIntermediateDirectories: true)
-        let log = dir.file("logs/app.log")
-        dir.write("logs/app.log", "")
-        let config = dir.write("spytail.json", Self.config)
         let spytail = try RunningSpytail(config: config, in: dir)
         #expect(RunTools.waitUntil { spytail.stderr.contains("following from offset 0") }, "\(spytail.stderr)")
 
@@ -84,13 +89,8 @@ struct RunRotationTests {
     }
 
     @Test func sigkillThenTwoRotationsWhileStoppedThenRestart() throws {
-        let dir = TemporaryDirectory()
+        let (dir, log, config) = try Self.prepare()
         defer { dir.remove() }
-        try FileManager.default.createDirectory(atPath: dir.file("logs"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: dir.file("state"), withIntermediateDirectories: true)
-        let log = dir.file("logs/app.log")
-        dir.write("logs/app.log", "")
-        let config = dir.write("spytail.json", Self.config)
         let total = 10_000
         let first = try RunningSpytail(config: config, in: dir)
         #expect(RunTools.waitUntil { first.stderr.contains("following") })
