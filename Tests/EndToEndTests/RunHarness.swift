@@ -106,6 +106,18 @@ enum RunTools {
         return (counts, gaps, records)
     }
 
+    /// Whether the output has reached sequence number `n` (that line, or a later one: a line lost to
+    /// copytruncate must not stall a test).
+    static func reached(_ output: String, _ n: Int) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: output) else { return false }
+        defer { try? handle.close() }
+        let size = (try? handle.seekToEnd()) ?? 0
+        try? handle.seek(toOffset: size > 4096 ? size - 4096 : 0)
+        let tail = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        guard let last = tail.ranges(of: "seq=").last else { return false }
+        return (Int(tail[last.upperBound...].prefix { $0.isNumber }) ?? 0) >= n
+    }
+
     static func lastSequenceSeen(_ output: String, _ last: Int) -> Bool {
         ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("seq=\(last) ")
     }

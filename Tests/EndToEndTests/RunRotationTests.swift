@@ -53,7 +53,7 @@ struct RunRotationTests {
         var rotations = 0
         // Rotate each time another 1,500 lines are on disk (a condition, not a fixed pause).
         for step in 1...5 {
-            RunTools.waitUntil(10) { RunTools.lastSequenceSeen(dir.file("out.jsonl"), step * 1500) }
+            RunTools.waitUntil(10) { RunTools.reached(dir.file("out.jsonl"), step * 1500) }
             let result = try RunTools.logrotate(rotateConfig, state: dir.file("state/logrotate.status"))
             #expect(result.status == 0, "logrotate: \(result.stderr)")
             rotations += 1
@@ -61,10 +61,10 @@ struct RunRotationTests {
         writer.waitUntilExit()
         #expect(writer.terminationStatus == 0 && writer.terminationReason == .exit,
                 "writer ended with \(writer.terminationStatus) (\(writer.terminationReason == .exit ? "exit" : "signal"))")
-        #expect(RunTools.waitUntil(30) { RunTools.lastSequenceSeen(dir.file("out.jsonl"), total) }, "\(spytail.stderr.suffix(3000))")
+        #expect(RunTools.waitUntil(30) { RunTools.reached(dir.file("out.jsonl"), total) }, "\(spytail.stderr.suffix(3000))")
         let (status, _) = spytail.stop()
         #expect(status == 0)
-        if !RunTools.lastSequenceSeen(dir.file("out.jsonl"), total) {
+        if !RunTools.reached(dir.file("out.jsonl"), total) {
             let listing = try Harness.run("/bin/sh", ["-c", "cd '\(dir.path)' && ls -la logs state && cat state/checkpoints.json && tail -c 600 out.jsonl && ps aux | grep -c spytail"])
             print("DEBUG \(mode.rawValue):\n\(listing.stdoutText)")
         }
@@ -82,7 +82,8 @@ struct RunRotationTests {
             #expect(gaps.allSatisfy { ($0["fields"] as? [String: String])?["gapReason"] == "copytruncate" })
             // And nothing is missing that still exists somewhere: every lost line is gone from disk too.
             let onDisk = try Harness.run("/bin/sh", ["-c", "gzip -dcf \"$0\"/logs/app.log*", dir.path]).stdoutText
-            let lostOnDisk = Set((1...total).filter { !onDisk.contains("seq=\($0) ") })
+            let stillOnDisk = Set(onDisk.components(separatedBy: "seq=").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) })
+            let lostOnDisk = Set(1...total).subtracting(stillOnDisk)
             print("copytruncate: \(lostOnDisk.count) lines gone from disk, \(missing.count) missing from the output")
             #expect(Set(missing).isSubset(of: lostOnDisk), "exported neither: \(Set(missing).subtracting(lostOnDisk).sorted().prefix(20))")
         } else {
@@ -99,7 +100,7 @@ struct RunRotationTests {
         let first = try RunningSpytail(config: config, in: dir)
         #expect(RunTools.waitUntil { first.stderr.contains("following") })
         let writer = try RunTools.startWriter(log, first: 1, count: 8000, rate: 4000, in: dir)
-        RunTools.waitUntil { RunTools.lastSequenceSeen(dir.file("out.jsonl"), 3000) }
+        RunTools.waitUntil { RunTools.reached(dir.file("out.jsonl"), 3000) }
         first.killHard()
         writer.waitUntilExit()
         // Two rotations while spytail is down, more lines after each; the oldest copy ends up gzipped.
