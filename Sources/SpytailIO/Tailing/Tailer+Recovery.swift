@@ -87,12 +87,14 @@ extension Tailer {
         if chain.last != path { try reconcilePath(path) }
     }
 
-    /// Reads a whole rotated member (plain or gzip) from `offset` through a stream of its own.
+    /// Reads a whole rotated member (plain or gzip) from `offset` through a stream of its own. Its records
+    /// carry the live path the lines were written under, as they would have when read live, so a line
+    /// exported twice across a crash is exported as the same record.
     @discardableResult
     func catchUp(_ member: String, from offset: Int64, fingerprint: Fingerprint?, as livePath: String,
                  into existing: TailedFile? = nil) throws(SinkError) -> Int64 {
         guard let fingerprint, let source = try? FileOpener.open(member) else { return 0 }
-        let file = SourceFile(path: member, fingerprint: fingerprint)
+        let file = SourceFile(path: livePath, fingerprint: fingerprint)
         var stream = EntryStream(file: file, maxLineBytes: config.parse.maxLineBytes, continuation: pipeline.continuation,
                                  startOffset: offset)
         var position: Int64 = 0, delivered: Int64 = 0
