@@ -79,6 +79,14 @@ extension Tailer {
             if let fp = fingerprints[index], chain[index] != path, !done.insert(fp).inserted { continue }
             let offset = fingerprints[index].flatMap { offsets[$0] } ?? 0
             if chain[index] == path {
+                // Same first line, but rewritten in place since (the bytes before the offset differ): the
+                // saved position means nothing there any more; read it whole and say so.
+                if offset > 0, let checkpoint = checkpoints.first(where: { $0.fingerprint == fingerprints[index] }),
+                   !Self.tailMatches(path, checkpoint) {
+                    events.report(.warning("\(path): rewritten in place since the checkpoint (the bytes before offset \(offset) changed); reading it from the start"))
+                    try follow(path, from: 0, fingerprint: nil)
+                    continue
+                }
                 try follow(path, from: offset, fingerprint: fingerprints[index])
             } else {
                 try catchUp(chain[index], from: offset, fingerprint: fingerprints[index], as: path)
@@ -135,6 +143,13 @@ extension Tailer {
         try file.finish(emit)
         file.restartAtZero()
         try read(file)
+    }
+
+    /// Whether the bytes before the checkpoint's offset in the plain file at `path` still hash the same.
+    static func tailMatches(_ path: String, _ checkpoint: Checkpoint) -> Bool {
+        guard let fd = try? Syscall.open(path, O_RDONLY) else { return false }
+        defer { Syscall.close(fd) }
+        return TailedFile.tailHash(fd: fd, before: checkpoint.offset) == checkpoint.tailHash
     }
 
     /// The fingerprint of a file's decompressed head (nil: unreadable or empty).

@@ -1,0 +1,33 @@
+import Synchronization
+import SpytailCore
+import SpytailIO
+
+/// Spy for `CheckpointStore`: records every save (and whether it was durable), scripts what `load`
+/// returns or throws, and can run a closure at each save (to check what the outputs hold at that moment).
+public final class RecordingCheckpointStore: CheckpointStore, @unchecked Sendable {
+    public struct Save: Sendable {
+        public let checkpoints: [Checkpoint]
+        public let durable: Bool
+    }
+
+    private let state = Mutex<(saves: [Save], loads: Int)>(([], 0))
+    public var loadResult: Result<[Checkpoint], CheckpointStoreError> = .success([])
+    public var saveError: CheckpointStoreError?
+    public var onSave: (([Checkpoint]) -> Void)?
+
+    public init() {}
+
+    public var saves: [Save] { state.withLock { $0.saves } }
+    public var loadCallCount: Int { state.withLock { $0.loads } }
+
+    public func load() throws(CheckpointStoreError) -> [Checkpoint] {
+        state.withLock { $0.loads += 1 }
+        return try loadResult.get()
+    }
+
+    public func save(_ checkpoints: [Checkpoint], durable: Bool) throws(CheckpointStoreError) {
+        onSave?(checkpoints)
+        if let saveError { throw saveError }
+        state.withLock { $0.saves.append(Save(checkpoints: checkpoints, durable: durable)) }
+    }
+}
