@@ -151,3 +151,56 @@ struct RunControlTests {
         #expect(second.stop().status == 0)
     }
 }
+
+/// A full output disk: a real 64 KiB tmpfs (mounting needs root, as in CI).
+@Suite(.serialized)
+struct RunDiskFullTests {
+    static let canMount: Bool = {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        guard (try? Harness.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir.path]))?.status == 0 else { return false }
+        _ = try? Harness.run("/bin/umount", [dir.path])
+        return true
+    }()
+
+    @Test(.enabled(if: canMount, "mounting a small tmpfs needs root"))
+    func aFullOutputPausesReadingCheckpointsNothingAheadAndLosesNothing() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        for folder in ["logs", "state", "out"] {
+            try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true)
+        }
+        #expect(try Harness.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir.file("out")]).status == 0)
+        defer { _ = try? Harness.run("/bin/umount", ["-l", dir.file("out")]) }
+        let config = dir.write("c.json", #"""
+            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "state/cp.json",
+             "outputs": [{"type": "file", "path": "out/out.jsonl", "format": "jsonl"}]}
+            """#)
+        let spytail = try RunningSpytail(config: config, in: dir)
+        let total = 1500
+        let lines = (1...total).map { "2026-11-20T10:00:00Z INFO seq=\($0) \(String(repeating: "p", count: 80))\n" }
+        dir.write("logs/app.log", lines.joined())
+        #expect(RunTools.waitUntil { spytail.stderr.contains("no space left on device; reading paused") }, "\(spytail.stderr)")
+
+        // While full: the checkpoint covers only lines whose records are out.
+        let exported = RunTools.sequences(in: dir.file("out/out.jsonl")).counts.count
+        let checkpoint = (try? String(contentsOfFile: dir.file("state/cp.json"), encoding: .utf8)) ?? ""
+        let offset = checkpoint.range(of: #""offset":(\d+)"#, options: .regularExpression)
+            .flatMap { Int(checkpoint[$0].dropFirst(9)) } ?? 0
+        let linesBeforeOffset = lines.joined().utf8.prefix(offset).filter { $0 == 0x0A }.count
+        #expect(linesBeforeOffset <= exported, "checkpoint at line \(linesBeforeOffset), only \(exported) exported")
+        #expect(exported < total)
+
+        #expect(try Harness.run("/bin/mount", ["-o", "remount,size=4m", dir.file("out")]).status == 0)
+        #expect(RunTools.waitUntil(20) { RunTools.reached(dir.file("out/out.jsonl"), total) }, "\(spytail.stderr)")
+        #expect(spytail.stderr.contains("reading resumes"))
+        let stopped = spytail.stop()
+        #expect(stopped.status == 0, "\(spytail.stderr)")
+        let (counts, _, _) = RunTools.sequences(in: dir.file("out/out.jsonl"))
+        #expect(counts.count == total)
+        #expect(counts.values.allSatisfy { $0 == 1 })
+        // Byte for byte: no record torn at the moment the disk filled.
+        let text = try String(contentsOfFile: dir.file("out/out.jsonl"), encoding: .utf8)
+        #expect(text.split(separator: "\n").allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil })
+    }
+}

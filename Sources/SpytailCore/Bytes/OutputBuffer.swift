@@ -24,6 +24,14 @@ public final class OutputBuffer {
 
     public func removeAll() { count = 0 }
 
+    /// Drops the first `n` bytes (those a failed write did get out), keeping the rest in order.
+    public func removeFirst(_ n: Int) {
+        let n = min(max(0, n), count)
+        guard n > 0 else { return }
+        (storage).update(from: storage + n, count: count - n)
+        count -= n
+    }
+
     /// Reserves `maxBytes`, lets `body` write at most that many through a cursor, and keeps what it wrote.
     @inline(__always)
     public func write(reserving maxBytes: Int, _ body: (inout ByteCursor) -> Void) {

@@ -105,6 +105,9 @@ public final class EntryPipeline {
         entry.text.removeAll()
     }
 
+    /// Some output is full and holds bytes back: stop feeding it until a `flush()` succeeds.
+    public var isStalled: Bool { routes.contains { $0.sink.isStalled } }
+
     /// Flushes every output.
     public func flush() throws(SinkError) {
         for route in routes { try route.sink.flush() }

@@ -5,6 +5,12 @@ public protocol EntrySink: AnyObject {
     func consume(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) throws(SinkError)
     /// Delivers everything buffered so far to its destination.
     func flush() throws(SinkError)
+    /// The destination is full: bytes wait in the sink until a `flush()` gets them out.
+    var isStalled: Bool { get }
+}
+
+extension EntrySink {
+    public var isStalled: Bool { false }
 }
 
 /// Where formatted bytes go: a file descriptor in the I/O layer, a buffer in tests.
@@ -27,10 +33,13 @@ public struct SinkError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public let destination: String
     public let cause: Cause
+    /// Bytes of the failed write that did reach the destination (the rest must be written again).
+    public let written: Int
 
-    public init(destination: String, cause: Cause) {
+    public init(destination: String, cause: Cause, written: Int = 0) {
         self.destination = destination
         self.cause = cause
+        self.written = written
     }
 
     public var description: String {

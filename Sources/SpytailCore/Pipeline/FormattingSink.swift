@@ -13,15 +13,35 @@ public final class FormattingSink: EntrySink {
         buffer = OutputBuffer(capacity: batchBytes + 4096)
     }
 
+    /// The destination ran out of space; the bytes wait here until `flush()` succeeds.
+    public private(set) var isStalled = false
+
     public func consume(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) throws(SinkError) {
         formatter.format(entry, text: text, into: buffer)
-        if buffer.count >= batchBytes { try flush() }
+        guard buffer.count >= batchBytes, !isStalled else { return }
+        do {
+            try flush()
+        } catch where error.cause == .noSpace {
+            // Keep buffering: the owner sees `isStalled`, stops reading, and retries `flush()` later.
+        }
     }
 
+    /// Writes what is buffered. After a failure, exactly the bytes that did not reach the destination
+    /// stay buffered, so a retry continues the output byte for byte.
     public func flush() throws(SinkError) {
-        guard buffer.count > 0 else { return }
-        try writer.write(buffer.bytes)
+        guard buffer.count > 0 else {
+            isStalled = false
+            return
+        }
+        do {
+            try writer.write(buffer.bytes)
+        } catch {
+            buffer.removeFirst(error.written)
+            isStalled = error.cause == .noSpace
+            throw error
+        }
         buffer.removeAll()
+        isStalled = false
     }
 }
 

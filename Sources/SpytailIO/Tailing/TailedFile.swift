@@ -83,12 +83,13 @@ final class TailedFile {
         }
     }
 
-    /// Reads to the end of the file; entries go to `emit`. Returns the bytes read.
+    /// Reads to the end of the file, or until `keepGoing` says stop (a full output); entries go to
+    /// `emit`. Returns the bytes read.
     @discardableResult
-    func readToEnd(buffer: UnsafeMutableRawBufferPointer, now: Duration,
+    func readToEnd(buffer: UnsafeMutableRawBufferPointer, now: Duration, keepGoing: () -> Bool = { true },
                    _ emit: (inout SpyEntry) throws(SinkError) -> Void) throws(SinkError) -> Int64 {
         var total: Int64 = 0
-        while true {
+        while keepGoing() {
             guard let n = try? Syscall.read(fd, buffer), n > 0 else { break }
             total += Int64(n)
             offset += Int64(n)

@@ -96,8 +96,9 @@ extension Tailer {
     }
 
     func read(_ file: TailedFile) throws(SinkError) {
-        guard file.isOpen else { return }
-        try file.readToEnd(buffer: buffer, now: uptime, emit)
+        guard file.isOpen, !pipeline.isStalled else { return }
+        let pipeline = self.pipeline
+        try file.readToEnd(buffer: buffer, now: uptime, keepGoing: { !pipeline.isStalled }, emit)
     }
 
     /// Emits what the file holds back, closes it and forgets it.

@@ -65,17 +65,50 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         } catch {
             events.report(.warning("cannot start inotify (\(error)); raise fs.inotify.max_user_instances. Files are looked at every 2 s instead"))
         }
-        try startUp()
+        do {
+            try startUp()
+        } catch where error.cause == .noSpace {
+            stall(error)  // what start-up did not get to is picked up when the output drains
+        }
         watcher?.start()
         while true {
             var batch: [RunEvent] = []
             if case .some(.some(let first)) = inbox.pop(timeout: nextTimeout()) { batch = [first] + inbox.drain() }
-            if try handle(batch) == .stop { break }
-            try onTimers()
-            try commit(durable: false)
+            do {
+                if try handle(batch) == .stop { break }
+                try onTimers()
+                try commit(durable: false)
+            } catch where error.cause == .noSpace {
+                stall(error)
+            }
         }
         try shutDown()
     }
+
+    /// An output is full: reading pauses (nothing more is taken in), no checkpoint moves, and the
+    /// outputs are retried every second; the bytes already formatted wait in the sinks.
+    func stall(_ error: SinkError) {
+        if stalledSince == nil {
+            stalledSince = uptime
+            events.report(.warning("\(error.destination): no space left on device; reading paused, retrying every second"))
+        }
+    }
+
+    /// Retries a full output; once everything is out, reading resumes where it stopped.
+    func retryStalledOutputs() throws(SinkError) {
+        guard let since = stalledSince, uptime - since >= .seconds(1) || !pipeline.isStalled else { return }
+        do {
+            try pipeline.flush()
+        } catch where error.cause == .noSpace {
+            stalledSince = uptime
+            return
+        }
+        stalledSince = nil
+        events.report(.warning("outputs writable again after \(Self.seconds(uptime - since)) s; reading resumes"))
+        try reconcileEverything()
+    }
+
+    static func seconds(_ d: Duration) -> String { "\(d.components.seconds)" }
 
     enum Outcome { case goOn, stop }
 
@@ -127,6 +160,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
             if !file.following { deadlines.append(file.lastActivity + rotateWait) }
         }
         if unsyncedChanges { deadlines.append(lastSync + .milliseconds(config.tail.syncIntervalMs)) }
+        if let stalledSince { deadlines.append(stalledSince + .seconds(1)) }
         if watcher == nil || !failedWatches.isEmpty { deadlines.append(lastPoll + .seconds(2)) }
         guard let next = deadlines.min() else { return nil }
         return max(.zero, next - uptime) + .milliseconds(1)
@@ -134,8 +168,14 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
 
     var failedWatches: Set<String> = []
     var lastPoll: Duration = .zero
+    /// When an output became full (nil: every output writable).
+    var stalledSince: Duration?
 
     func onTimers() throws(SinkError) {
+        if stalledSince != nil {
+            try retryStalledOutputs()
+            if stalledSince != nil { return }
+        }
         let now = uptime
         let idle = Duration.milliseconds(config.parse.multiline?.idleTimeoutMs ?? 1000)
         let rotateWait = Duration.milliseconds(config.tail.rotateWaitMs)
@@ -162,6 +202,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
 
     /// Outputs first, then checkpoints: a checkpoint never runs ahead of the data.
     func commit(durable: Bool) throws(SinkError) {
+        if stalledSince != nil { return }  // nothing is saved while an output holds bytes back
         try pipeline.flush()
         let checkpoints = currentCheckpoints()
         let now = uptime
@@ -182,6 +223,15 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     }
 
     func shutDown() throws(SinkError) {
+        if stalledSince != nil {
+            do {
+                try pipeline.flush()
+                stalledSince = nil
+            } catch where error.cause == .noSpace {
+                // The checkpoints stay where the written data ends: these lines are read again next time.
+                events.report(.warning("\(error.destination): still no space; stopping without writing the last bytes (they are read again on restart)"))
+            }
+        }
         try commit(durable: true)
         watcher?.stop()
     }

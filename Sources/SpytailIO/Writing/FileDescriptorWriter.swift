@@ -32,14 +32,18 @@ public final class FileDescriptorWriter: ByteWriter {
     /// Whether the descriptor is a terminal (colour and progress are for people only).
     public var isTerminal: Bool { isatty(fd) == 1 }
 
+    /// Writes all of `bytes`; a failure says how many did get out (`SinkError.written`).
     public func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(SinkError) {
-        do {
-            try Syscall.writeAll(fd, UnsafeRawBufferPointer(bytes))
-        } catch {
-            switch error.rawValue {
-            case EPIPE: throw SinkError(destination: name, cause: .closedByReader)
-            case ENOSPC, EDQUOT: throw SinkError(destination: name, cause: .noSpace)
-            default: throw SinkError(destination: name, cause: .other(errno: error.rawValue, message: error.description))
+        var written = 0
+        while written < bytes.count {
+            do {
+                written += try Syscall.retrying { Glibc.write(fd, bytes.baseAddress! + written, bytes.count - written) }
+            } catch {
+                switch error.rawValue {
+                case EPIPE: throw SinkError(destination: name, cause: .closedByReader, written: written)
+                case ENOSPC, EDQUOT: throw SinkError(destination: name, cause: .noSpace, written: written)
+                default: throw SinkError(destination: name, cause: .other(errno: error.rawValue, message: error.description), written: written)
+                }
             }
         }
     }
