@@ -134,6 +134,20 @@ struct RunControlTests {
         #expect(spytail.stop().status == 0)
     }
 
+    @Test(arguments: ["{\"version\": 1, \"files\": [{\"path\": 3}]}", "\u{0}\u{1}garbage", "{\"version\": 99, \"files\": []}"])
+    func aDamagedCheckpointFileIsSetAsideAndReadingStartsOver(_ damage: String) throws {
+        let dir = try makeDirectory()
+        defer { dir.remove() }
+        dir.write("state/cp.json", damage)
+        try append(dir, "logs/app.log", "one\ntwo\n")
+        let spytail = try RunningSpytail(config: dir.write("c.json", config()), in: dir)
+        #expect(RunTools.waitUntil { messages(dir) == ["one", "two"] }, "\(spytail.stderr)")
+        #expect(spytail.stderr.contains("damaged checkpoint file"))
+        #expect(String(decoding: dir.read("state/cp.json.corrupt"), as: UTF8.self) == damage)
+        #expect(spytail.stop().status == 0)
+        #expect(String(decoding: dir.read("state/cp.json"), as: UTF8.self).contains("\"offset\":8"))
+    }
+
     @Test func sigtermStopsWithinTwoSecondsAndAHeldLineIsNotLost() throws {
         let dir = try makeDirectory()
         defer { dir.remove() }

@@ -44,4 +44,13 @@ enum Fixtures {
         try stream.finish { (entry) throws(SinkError) in try pipeline.process(&entry) }
         try pipeline.flush()
     }
+
+    /// Like `run`, without the final flush.
+    static func runWithoutFlush(_ text: String, pipeline: EntryPipeline) throws {
+        var stream = pipeline.makeStream(for: file)
+        try Array(text.utf8).withUnsafeBufferPointer { bytes throws(SinkError) in
+            try stream.push(bytes) { (entry) throws(SinkError) in try pipeline.process(&entry) }
+        }
+        try stream.finish { (entry) throws(SinkError) in try pipeline.process(&entry) }
+    }
 }

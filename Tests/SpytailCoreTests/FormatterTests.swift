@@ -78,3 +78,42 @@ struct GapReportTests {
         #expect(pipeline.statistics.writtenByOutput == [1, 1])
     }
 }
+
+/// A full destination: exactly the bytes that did not get out stay buffered, in order.
+struct StalledSinkTests {
+    /// Takes `capacity` bytes, then fails with ENOSPC after a partial write, until given more room.
+    final class FullDisk: ByteWriter {
+        let name = "disk"
+        var capacity: Int
+        var stored: [UInt8] = []
+        init(capacity: Int) { self.capacity = capacity }
+        func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(SinkError) {
+            let room = max(0, capacity - stored.count)
+            stored += bytes.prefix(room)
+            if room < bytes.count { throw SinkError(destination: name, cause: .noSpace, written: room) }
+        }
+    }
+
+    @Test func aRetriedFlushContinuesByteForByte() throws {
+        let config = try Fixtures.compiled()
+        let disk = FullDisk(capacity: 100)
+        let sink = FormattingSink(formatter: JSONLinesFormatter(vocabulary: config.rules.vocabulary), writer: disk, batchBytes: 256)
+        let pipeline = EntryPipeline(config: config, sinks: [sink])
+        let log = (0..<20).map { "t INFO line \($0)\n" }.joined()
+        try Fixtures.runWithoutFlush(log, pipeline: pipeline)  // the batch flush inside consume stalls quietly
+        #expect(sink.isStalled)
+        #expect(pipeline.isStalled)
+        #expect(throws: SinkError(destination: "disk", cause: .noSpace, written: 0)) { try pipeline.flush() }
+        disk.capacity = 1 << 20
+        try pipeline.flush()
+        #expect(!sink.isStalled)
+        let lines = String(decoding: disk.stored, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 20)
+        #expect(lines.allSatisfy { (try? JSONDecoder().decode([String: JSONValueProbe].self, from: Data($0.utf8))) != nil })
+    }
+
+    /// Any JSON value, to check a line parses.
+    struct JSONValueProbe: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
+}

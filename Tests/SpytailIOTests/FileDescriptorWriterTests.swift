@@ -25,3 +25,21 @@ struct FileDescriptorWriterTests {
         #expect(throws: SinkError.self) { try FileDescriptorWriter.appending(to: "/nonexistent-spytail/x.jsonl") }
     }
 }
+
+struct FileDescriptorWriterReopenTests {
+    @Test func anOutputRemovedOrRenamedByAnotherToolIsCreatedAgain() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.file("out.jsonl")
+        let writer = try FileDescriptorWriter.appending(to: path)
+        func write(_ text: String) throws { try Array(text.utf8).withUnsafeBufferPointer { try writer.write($0) } }
+        try write("one\n")
+        rename(path, dir.file("out.jsonl.1"))  // rotated away
+        try write("two\n")
+        unlink(path)                            // removed
+        try write("three\n")
+        #expect(String(decoding: dir.read("out.jsonl.1"), as: UTF8.self) == "one\n")
+        #expect(String(decoding: dir.read("out.jsonl"), as: UTF8.self) == "three\n")
+        #expect(writer.reopenCount == 2)
+    }
+}

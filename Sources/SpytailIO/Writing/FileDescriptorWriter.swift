@@ -2,10 +2,15 @@ import Glibc
 import SpytailCore
 
 /// Writes output bytes to a file descriptor: standard output, or a file opened for appending.
+///
+/// A file output is reopened (created again, 0640) when another tool removed or renamed it (its own
+/// rotation): before each batch one `stat` of the path is compared with the open descriptor.
 public final class FileDescriptorWriter: ByteWriter {
     public let name: String
-    let fd: Int32
+    private(set) var fd: Int32
     let ownsDescriptor: Bool
+    /// Times the file was found moved or removed and opened again.
+    public private(set) var reopenCount = 0
 
     init(fd: Int32, name: String, ownsDescriptor: Bool) {
         self.fd = fd
@@ -13,7 +18,7 @@ public final class FileDescriptorWriter: ByteWriter {
         self.ownsDescriptor = ownsDescriptor
     }
 
-    deinit { if ownsDescriptor { Syscall.close(fd) } }
+    deinit { if ownsDescriptor && fd >= 0 { Syscall.close(fd) } }
 
     public static func standardOutput() -> FileDescriptorWriter {
         FileDescriptorWriter(fd: STDOUT_FILENO, name: "stdout", ownsDescriptor: false)
@@ -29,11 +34,23 @@ public final class FileDescriptorWriter: ByteWriter {
         }
     }
 
+    /// Opens the path again if it no longer names the file we hold.
+    private func reopenIfMoved() throws(SinkError) {
+        guard let held = try? Syscall.fstat(fd) else { return }
+        if let atPath = Syscall.stat(name), atPath.st_dev == held.st_dev, atPath.st_ino == held.st_ino { return }
+        let fresh = try Self.appending(to: name)
+        Syscall.close(fd)
+        fd = fresh.fd
+        fresh.fd = -1  // the descriptor now belongs to self
+        reopenCount += 1
+    }
+
     /// Whether the descriptor is a terminal (colour and progress are for people only).
     public var isTerminal: Bool { isatty(fd) == 1 }
 
     /// Writes all of `bytes`; a failure says how many did get out (`SinkError.written`).
     public func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(SinkError) {
+        if ownsDescriptor { try reopenIfMoved() }
         var written = 0
         while written < bytes.count {
             do {
