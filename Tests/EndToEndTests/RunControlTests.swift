@@ -218,3 +218,46 @@ struct RunDiskFullTests {
         #expect(text.split(separator: "\n").allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil })
     }
 }
+
+/// `run` on hostile input: every readable line flows, every problem is named once, and it keeps going.
+struct RunBadInputTests {
+    @Test func hostileFilesAreReportedAndEverythingReadableFlows() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        for folder in ["logs", "state"] { try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true) }
+        let config = dir.write("c.json", #"""
+            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "state/cp.json",
+             "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
+            """#)
+        dir.write("logs/bytes.log", [0xFF, 0xC0] + Array("x\u{0}y\r\nsecond\r\n".utf8))
+        dir.write("logs/long.log", [UInt8](repeating: UInt8(ascii: "z"), count: 10 << 20) + Array("\nafter the long line\n".utf8))
+        dir.write("logs/empty.log", [])
+        var generator = SystemRandomNumberGenerator()
+        dir.write("logs/binary.log", (0..<65536).map { _ in UInt8.random(in: 0...255, using: &generator) } + [0x0A])
+        try FileManager.default.createDirectory(atPath: dir.file("logs/dir.log"), withIntermediateDirectories: false)
+        symlink("loop.log", dir.file("logs/loop.log"))
+        let spytail = try RunningSpytail(config: config, in: dir)
+        func records() -> [[String: Any]] {
+            ((try? String(contentsOfFile: dir.file("out.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+        }
+        func messages() -> [String] { records().compactMap { $0["message"] as? String } }
+        #expect(RunTools.waitUntil(20) { messages().contains("after the long line") && messages().contains("second") }, "\(spytail.stderr)")
+        #expect(messages().contains("\u{FFFD}\u{FFFD}x\u{0}y"))
+        let long = records().first { ($0["source"] as? [String: Any])?["path"] as? String == dir.file("logs/long.log") }
+        #expect(long?["truncated"] as? Bool == true)
+        #expect((long?["message"] as? String)?.count == 1 << 20)
+        #expect(spytail.stderr.contains("logs/loop.log: cannot open: Too many levels of symbolic links"))
+        #expect(spytail.stderr.contains("logs/dir.log: not a regular file (a directory); skipped"))
+
+        // The source folder goes away and comes back: it is watched again and its files read.
+        try FileManager.default.removeItem(atPath: dir.file("logs"))
+        try FileManager.default.createDirectory(atPath: dir.file("logs"), withIntermediateDirectories: false)
+        dir.write("logs/again.log", "back again\n")
+        #expect(RunTools.waitUntil(15) { messages().contains("back again") }, "\(spytail.stderr)")
+        #expect(spytail.stop().status == 0)
+        let ids = records().compactMap { $0["id"] as? String }
+        #expect(Set(ids).count == ids.count)  // nothing exported twice
+    }
+}

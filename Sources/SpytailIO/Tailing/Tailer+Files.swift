@@ -30,7 +30,16 @@ extension Tailer {
     /// `path` changed: the file there now, and the file we followed there before, get a look.
     func reconcilePath(_ path: String) throws(SinkError) {
         if let followed = byPath[path], let file = files[followed] { try reconcile(file) }
-        guard let info = Syscall.stat(path), info.isRegularFile else { return }
+        guard let info = Syscall.stat(path) else {
+            let error = Errno.current
+            if error.rawValue != ENOENT && isLive(path) { warnOnce(path, "cannot open: \(error)") }
+            return
+        }
+        guard info.isRegularFile else {
+            if isLive(path) { warnOnce(path, "not a regular file (\(info.kindDescription)); skipped") }
+            return
+        }
+        unreadable.remove(path)
         let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         if let file = files[identity] {
             if byPath[path] != identity { try reconcile(file) }  // a drained file under its rotated name
@@ -45,6 +54,12 @@ extension Tailer {
         } else {
             try follow(path, from: 0, fingerprint: nil)
         }
+    }
+
+    /// One message per path and problem, until the path is a readable file again.
+    func warnOnce(_ path: String, _ problem: String) {
+        guard unreadable.insert(path).inserted else { return }
+        events.report(.warning("\(path): \(problem)"))
     }
 
     func isLive(_ path: String) -> Bool { config.sources.contains { discovery.isLiveFile(path, of: $0) } }

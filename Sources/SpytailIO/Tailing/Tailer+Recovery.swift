@@ -30,6 +30,9 @@ extension Tailer {
                 }
             }
         }
+        // Once more per folder: names that match but cannot be read (a directory, a symlink loop) are
+        // reported now rather than silently skipped.
+        for directory in watched.sorted() { try reconcileDirectory(directory) }
         try commit(durable: true)
     }
 

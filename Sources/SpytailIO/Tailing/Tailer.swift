@@ -168,6 +168,8 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
 
     var failedWatches: Set<String> = []
     var lastPoll: Duration = .zero
+    /// Live paths already reported as unreadable.
+    var unreadable: Set<String> = []
     /// When an output became full (nil: every output writable).
     var stalledSince: Duration?
 
