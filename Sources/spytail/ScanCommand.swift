@@ -129,7 +129,11 @@ struct ScanCommand: ParsableCommand {
     func inputPaths(_ file: ConfigFile) throws -> [String] {
         if !paths.isEmpty { return PathDiscovery.orderExplicit(paths) }
         let discovery = PathDiscovery(baseDirectory: file.baseDirectory)
-        let found = file.config.sources.flatMap(discovery.files)
+        let found = file.config.sources.flatMap { source in
+            discovery.files(for: source) { path, target in
+                FileHandleStderr.write("spytail: warning: \(path): a symlink to \(target), outside the source's folder; not read (set \"followSymlinks\": true to allow)\n")
+            }
+        }
         if found.isEmpty {
             let patterns = file.config.sources.flatMap(\.include).joined(separator: ", ")
             FileHandleStderr.write(file.config.sources.isEmpty

@@ -236,6 +236,10 @@ struct RunBadInputTests {
         dir.write("logs/binary.log", (0..<65536).map { _ in UInt8.random(in: 0...255, using: &generator) } + [0x0A])
         try FileManager.default.createDirectory(atPath: dir.file("logs/dir.log"), withIntermediateDirectories: false)
         symlink("loop.log", dir.file("logs/loop.log"))
+        let outside = TemporaryDirectory()
+        defer { outside.remove() }
+        outside.write("secret.log", "not for spytail\n")
+        symlink(outside.file("secret.log"), dir.file("logs/escape.log"))
         let spytail = try RunningSpytail(config: config, in: dir)
         func records() -> [[String: Any]] {
             ((try? String(contentsOfFile: dir.file("out.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
@@ -250,6 +254,8 @@ struct RunBadInputTests {
         #expect((long?["message"] as? String)?.count == 1 << 20)
         #expect(spytail.stderr.contains("logs/loop.log: cannot open: Too many levels of symbolic links"))
         #expect(spytail.stderr.contains("logs/dir.log: not a regular file (a directory); skipped"))
+        #expect(spytail.stderr.contains("logs/escape.log: a symlink to \(outside.file("secret.log")), outside the source's folder; not read"))
+        #expect(!messages().contains("not for spytail"))
 
         // The source folder goes away and comes back: it is watched again and its files read.
         try FileManager.default.removeItem(atPath: dir.file("logs"))

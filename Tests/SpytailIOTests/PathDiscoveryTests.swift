@@ -63,3 +63,22 @@ struct PathDiscoveryTests {
                                                        "/x/other.log", "/l/zzz.log"])
     }
 }
+
+struct SymlinkPolicyTests {
+    @Test func symlinksOutOfTheSourceFolderAreRefusedUnlessAllowed() throws {
+        let dir = TemporaryDirectory(), outside = TemporaryDirectory()
+        defer { dir.remove(); outside.remove() }
+        dir.write("real.log", "x\n")
+        outside.write("secret.log", "s\n")
+        symlink(dir.file("real.log"), dir.file("inside.log"))
+        symlink(outside.file("secret.log"), dir.file("escape.log"))
+        var source = SpytailConfig.Source(name: "s", include: ["*.log"])
+        source.rotated = false
+        var refused: [String] = []
+        let files = PathDiscovery(baseDirectory: dir.path).files(for: source) { path, _ in refused.append(path) }
+        #expect(files.map { Directory.baseName(of: $0) } == ["inside.log", "real.log"])
+        #expect(refused.map { Directory.baseName(of: $0) } == ["escape.log"])
+        source.followSymlinks = true
+        #expect(PathDiscovery(baseDirectory: dir.path).files(for: source).count == 3)
+    }
+}

@@ -43,6 +43,7 @@ extension SpytailConfig {
         source.exclude = r.strings("exclude") ?? []
         source.rotated = r.bool("rotated") ?? true
         source.startAt = r.choice("startAt", Source.StartAt.self) ?? .beginning
+        source.followSymlinks = r.bool("followSymlinks") ?? false
         return source
     }
 

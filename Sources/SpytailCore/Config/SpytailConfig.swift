@@ -38,6 +38,8 @@ public struct SpytailConfig: Sendable, Equatable {
         public var rotated = true
         /// Where to start in a file never seen before (`run`).
         public var startAt = StartAt.beginning
+        /// Read files reached through a symlink that points outside the pattern's folder.
+        public var followSymlinks = false
 
         public init(name: String, include: [String]) {
             self.name = name

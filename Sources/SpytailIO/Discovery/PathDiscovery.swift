@@ -1,3 +1,4 @@
+import Glibc
 import SpytailCore
 
 /// Finds a source's files: include patterns expanded by walking directories, exclude patterns applied,
@@ -8,13 +9,22 @@ public struct PathDiscovery {
 
     public init(baseDirectory: String) { self.baseDirectory = baseDirectory }
 
-    /// Files to read for `source`, in reading order, each once.
+    /// Files to read for `source`, in reading order, each once. A symlink pointing outside its pattern's
+    /// folder is left out (and named in `refused`) unless the source says `followSymlinks`.
     public func files(for source: SpytailConfig.Source) -> [String] {
+        files(for: source, refused: nil)
+    }
+
+    public func files(for source: SpytailConfig.Source, refused: ((String, String) -> Void)?) -> [String] {
         let excludes = source.exclude.map(PathPattern.init)
         var ordered: [String] = []
         var seen = Set<String>()
         for pattern in source.include.map({ PathPattern(resolve($0)) }) {
             for live in expand(pattern) {
+                if let target = escapingTarget(live, of: source) {
+                    refused?(live, target)
+                    continue
+                }
                 let chain = source.rotated ? rotatedChain(of: live) + [live] : [live]
                 for path in chain where !seen.contains(path) && !excludes.contains(where: { $0.excludes(path: path) }) {
                     seen.insert(path)
@@ -79,6 +89,22 @@ public struct PathDiscovery {
             if pattern.components.count > 1 { walkDirectories(root, pattern.components.dropLast()[...], into: &found) }
         }
         return found.sorted()
+    }
+
+    /// Where `path` really leads when that is outside the folder of the pattern that matched it and the
+    /// source does not allow it (nil: fine to read).
+    public func escapingTarget(_ path: String, of source: SpytailConfig.Source) -> String? {
+        guard !source.followSymlinks, let real = Self.realPath(path) else { return nil }
+        let roots = source.include.map { PathPattern(resolve($0)) }.filter { $0.matches(path: path) }
+            .compactMap { Self.realPath($0.components.isEmpty ? Directory.parent(of: $0.root) : $0.root) }
+        guard !roots.isEmpty else { return nil }
+        return roots.contains { real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") } ? nil : real
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Whether `path` is one of `source`'s live files: matched by an include pattern, not excluded.

@@ -46,6 +46,11 @@ extension Tailer {
             return
         }
         guard byPath[path] == nil, isLive(path) else { return }
+        if let source = config.sources.first(where: { discovery.isLiveFile(path, of: $0) }),
+           let target = discovery.escapingTarget(path, of: source) {
+            warnOnce(path, "a symlink to \(target), outside the source's folder; not read (set \"followSymlinks\": true to allow)")
+            return
+        }
         if let checkpoint = parked[path] {
             // Still the same file with nothing new: stay parked (no descriptor spent on it).
             if checkpoint.identity == identity && Int64(info.st_size) == checkpoint.offset { return }
