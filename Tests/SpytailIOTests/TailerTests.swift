@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import SpytailCore
 import SpytailIO
@@ -7,7 +8,16 @@ import SpytailTestSupport
 /// The tailer in this process (the only test that starts inotify here: libinotifytools allows one
 /// watcher per process), with a checkpoint-store spy and a manual clock.
 struct TailerTests {
-    final class Box<T>: @unchecked Sendable { var value: T; init(_ value: T) { self.value = value } }
+    /// A value shared with the tailer's thread, behind a lock.
+    final class Box<T>: @unchecked Sendable {
+        private let lock = Mutex<Void>(())
+        private var stored: T
+        init(_ value: T) { stored = value }
+        var value: T {
+            get { lock.withLock { _ in stored } }
+            set { lock.withLock { _ in stored = newValue } }
+        }
+    }
 
     @Test func checkpointsNeverRunAheadOfTheOutputAndIdleEntriesWaitForTheClock() throws {
         let dir = TemporaryDirectory()

@@ -70,7 +70,9 @@ extension Tailer {
     func isLive(_ path: String) -> Bool { config.sources.contains { discovery.isLiveFile(path, of: $0) } }
 
     func reconcile(_ file: TailedFile) throws(SinkError) {
-        guard let observation = file.observe() else { return }
+        // While an output is full nothing is decided: a deleted or rotated file stays open, unread bytes
+        // and all, until the output drains and everything is reconciled again.
+        guard !pipeline.isStalled, stalledSince == nil, let observation = file.observe() else { return }
         let decision = TailDecision.decide(identity: file.identity, offset: file.offset, following: file.following,
                                            observation: observation)
         switch decision {

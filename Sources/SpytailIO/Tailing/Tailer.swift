@@ -178,6 +178,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
             try retryStalledOutputs()
             if stalledSince != nil { return }
         }
+        guard !pipeline.isStalled else { return }
         let now = uptime
         let idle = Duration.milliseconds(config.parse.multiline?.idleTimeoutMs ?? 1000)
         let rotateWait = Duration.milliseconds(config.tail.rotateWaitMs)
