@@ -70,7 +70,7 @@ extension Tailer {
             return
         }
         guard newFile.config != config else { return }
-        let made: (EntryPipeline, [FormattingSink])
+        let made: EntryPipeline
         do {
             made = try Self.makePipeline(newFile)
         } catch {
@@ -78,7 +78,7 @@ extension Tailer {
             return
         }
         try pipeline.flush()
-        (pipeline, sinks) = made
+        pipeline = made
         configFile = newFile
         discovery = PathDiscovery(baseDirectory: newFile.baseDirectory)
         events.report(.configReloaded(path: newFile.path))

@@ -19,7 +19,6 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     var configFile: ConfigFile
     var discovery: PathDiscovery
     var pipeline: EntryPipeline
-    var sinks: [FormattingSink]
     var state: SpyState
 
     /// Open files by identity; live paths to the identity followed there; files closed under the cap.
@@ -39,7 +38,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         self.store = store
         self.configFile = configFile
         discovery = PathDiscovery(baseDirectory: configFile.baseDirectory)
-        (pipeline, sinks) = try Self.makePipeline(configFile)
+        pipeline = try Self.makePipeline(configFile)
         state = configFile.config.state
         buffer = .allocate(byteCount: 256 * 1024, alignment: 64)
     }
@@ -49,10 +48,9 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     var config: SpytailConfig { configFile.config }
     var uptime: Duration { started.duration(to: clock.now) }
 
-    static func makePipeline(_ file: ConfigFile) throws(SinkError) -> (EntryPipeline, [FormattingSink]) {
+    static func makePipeline(_ file: ConfigFile) throws(SinkError) -> EntryPipeline {
         let outputs = try OutputOpener.open(file.config.outputs, vocabulary: file.compiled.rules.vocabulary, resolve: file.resolve)
-        let sinks = outputs.map { FormattingSink(formatter: $0.formatter, writer: $0.writer) }
-        return (EntryPipeline(config: file.compiled, sinks: sinks), sinks)
+        return EntryPipeline(config: file.compiled, sinks: outputs.map { FormattingSink(formatter: $0.formatter, writer: $0.writer) })
     }
 
     // MARK: the loop
