@@ -144,3 +144,37 @@ struct SchemaTests {
         #expect(result.stdoutText == "rejected 2\n")
     }
 }
+
+/// `scan` on files that cannot be read: each named once on stderr, the rest still flows, exit 1.
+struct ScanBadInputTests {
+    /// Root, setpriv, and a binary that user nobody can run from where the package sits.
+    static let canDropPrivileges: Bool = {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return false }
+        let probe = try? Harness.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", Harness.binary, "--version"])
+        return probe?.status == 0
+    }()
+
+    @Test(.enabled(if: canDropPrivileges, "needs root, and a binary that user nobody can run"))
+    func unreadableLoopingAndBinaryFiles() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        chmod(dir.path, 0o755)  // nobody must reach the folder, not the unreadable file
+        let good = dir.write("good.log", "readable line\n")
+        let secret = dir.write("secret.log", "no access\n")
+        chmod(secret, 0o000)
+        var generator = SystemRandomNumberGenerator()
+        let binary = dir.write("binary.log", (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        symlink("loop.log", dir.file("loop.log"))
+        let config = dir.write("c.json", #"{"outputs": [{"type": "stdout", "format": "jsonl"}]}"#)
+        for file in [good, binary, config] { chmod(file, 0o644) }
+        let result = try Harness.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", Harness.binary,
+                                                          "scan", "-c", config, secret, dir.file("loop.log"), binary, good])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("\(secret): cannot open: Permission denied"))
+        #expect(result.stderr.contains("\(dir.file("loop.log")): cannot open: Too many levels of symbolic links"))
+        #expect(result.stderr.contains("errors: 2"))
+        let records = try Harness.records(result)  // the binary file's lines too, as valid JSON
+        #expect(records.last?["message"] as? String == "readable line")
+        #expect(records.count > 1)
+    }
+}
