@@ -28,9 +28,6 @@ final class ConsoleReporter<C: Clock>: EventReporter where C.Duration == Duratio
         case .readFailed(let error):
             endProgress()
             logger.error("\(error)")
-        case .fileSkipped(let path, let reason):
-            endProgress()
-            logger.warning("\(path): skipped: \(reason)")
         case .fileStarted(let path, let compressed):
             if verbose { endProgress(); logger.info("\(path): reading\(compressed ? " (gzip)" : "")") }
         case .fileFinished(let path, let lines, let bytes):

@@ -73,7 +73,6 @@ final class RunReporter: EventReporter {
         case .following(let path, let offset): logger.info("\(path): following from offset \(offset)")
         case .rotated(let path): logger.info("\(path): rotated; draining the old file")
         case .closed(let path, let reason): logger.info("\(path): closed (\(reason))")
-        case .fileSkipped(let path, let reason): logger.warning("\(path): skipped: \(reason)")
         case .fileStarted, .fileFinished, .progress: break
         }
     }

@@ -118,7 +118,4 @@ enum RunTools {
         return (Int(tail[last.upperBound...].prefix { $0.isNumber }) ?? 0) >= n
     }
 
-    static func lastSequenceSeen(_ output: String, _ last: Int) -> Bool {
-        ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("seq=\(last) ")
-    }
 }

@@ -113,7 +113,7 @@ struct RunRotationTests {
         #expect(names == ["app.log", "app.log.1", "app.log.2.gz"], "\(names)")
 
         let second = try RunningSpytail(config: config, in: dir)
-        #expect(RunTools.waitUntil(30) { RunTools.lastSequenceSeen(dir.file("out.jsonl"), total) }, "\(second.stderr)")
+        #expect(RunTools.waitUntil(30) { RunTools.reached(dir.file("out.jsonl"), total) }, "\(second.stderr)")
         #expect(second.stop().status == 0)
         let (counts, gaps, records) = RunTools.sequences(in: dir.file("out.jsonl"))
         let missing = (1...total).filter { counts[$0] == nil }

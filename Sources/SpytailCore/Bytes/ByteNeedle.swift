@@ -38,9 +38,4 @@ public struct ByteNeedle: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Whether the needle equals `haystack` exactly.
-    @inlinable
-    public func equals(_ haystack: UnsafeBufferPointer<UInt8>) -> Bool {
-        haystack.count == bytes.count && isPrefix(of: haystack)
-    }
 }

@@ -44,12 +44,6 @@ public struct SpyEntry: Sendable {
     /// The deterministic id: the content fingerprint of the file and the entry's offset in it.
     public var id: String { "\(file.fingerprint)-\(offset)" }
 
-    /// Runs `body` with the bytes of `range` in `text`.
-    @inlinable
-    public func withBytes<R>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try text.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[range])) }
-    }
-
     /// Conveniences for tests and diagnostics (not for the per-line path).
     public func string(_ range: Range<Int>) -> String { String(decoding: text[range], as: UTF8.self) }
     public var messageString: String { string(message) }

@@ -11,28 +11,29 @@ public enum FileOpener {
         if path == standardInput {
             fd = dup(STDIN_FILENO)
         } else {
-            do {
-                fd = try Syscall.open(path, O_RDONLY)
-            } catch {
-                throw ReadError(path: path, cause: .open(error))
-            }
-            let info: Glibc.stat
-            do {
-                info = try Syscall.fstat(fd)
-            } catch {
-                Syscall.close(fd)
-                throw ReadError(path: path, cause: .open(error))
-            }
-            guard info.isRegularFile else {
-                Syscall.close(fd)
-                throw ReadError(path: path, cause: .notRegularFile(info.kindDescription))
-            }
+            fd = try openRegularFile(path).fd
         }
         let head = try readMagic(fd, path)
         if head.count == 2 && head[0] == 0x1F && head[1] == 0x8B {
             return GzipReader(fd: fd, path: path, prefix: head)
         }
         return PlainFileReader(fd: fd, path: path, prefix: head)
+    }
+
+    /// Opens `path` read-only; refuses anything but a regular file (a directory, a FIFO …) with a message.
+    public static func openRegularFile(_ path: String) throws(ReadError) -> (fd: Int32, info: Glibc.stat) {
+        let fd: Int32
+        do { fd = try Syscall.open(path, O_RDONLY) } catch { throw ReadError(path: path, cause: .open(error)) }
+        let info: Glibc.stat
+        do { info = try Syscall.fstat(fd) } catch {
+            Syscall.close(fd)
+            throw ReadError(path: path, cause: .open(error))
+        }
+        guard info.isRegularFile else {
+            Syscall.close(fd)
+            throw ReadError(path: path, cause: .notRegularFile(info.kindDescription))
+        }
+        return (fd, info)
     }
 
     /// Reads up to two bytes (works on pipes too, which cannot seek back).

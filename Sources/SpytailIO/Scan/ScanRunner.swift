@@ -95,7 +95,7 @@ public final class ScanRunner {
         events.report(.fileStarted(path: path, compressed: source.isCompressed))
         var failure: ReadError?
         var (filled, atEnd) = (0, false)
-        do { (filled, atEnd) = try readHead(source) } catch { failure = error; atEnd = true }
+        do { (filled, atEnd) = try source.readHead(into: buffer) } catch { failure = error; atEnd = true }
         let head = UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: filled)
         guard let fingerprint = Fingerprint.of(head: head, complete: atEnd) else {
             finish(path, lines: 0, bytes: 0, failure, &report)
@@ -126,20 +126,6 @@ public final class ScanRunner {
             events.report(.readFailed(failure))
         }
         events.report(.fileFinished(path: path, lines: lines, bytes: bytes))
-    }
-
-    /// Reads until the head decides the fingerprint (a newline, or `Fingerprint.headLimit` bytes) or the
-    /// file ends. Returns the bytes in `buffer` and whether the file ended.
-    private func readHead(_ source: any ByteSource) throws(ReadError) -> (Int, Bool) {
-        var filled = 0
-        while true {
-            let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-            if n == 0 { return (filled, true) }
-            let before = filled
-            filled += n
-            let fresh = UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + before, count: n)
-            if filled >= Fingerprint.headLimit || filled == buffer.count || fresh.contains(0x0A) { return (filled, false) }
-        }
     }
 
     // MARK: blocks

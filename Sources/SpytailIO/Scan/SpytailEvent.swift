@@ -4,7 +4,6 @@ import SpytailCore
 public enum SpytailEvent: Sendable, Equatable {
     case fileStarted(path: String, compressed: Bool)
     case fileFinished(path: String, lines: Int, bytes: Int64)
-    case fileSkipped(path: String, reason: String)
     case readFailed(ReadError)
     /// Periodic, while a file is read: bytes and lines of it so far.
     case progress(path: String, bytes: Int64, lines: Int)

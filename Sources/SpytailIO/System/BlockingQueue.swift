@@ -18,14 +18,19 @@ public final class BlockingQueue<Element>: @unchecked Sendable {
     public func pop() -> Element? {
         lock.withLock {
             while head == items.count { lock.wait() }
-            let element = items[head]
-            head += 1
-            if head == items.count {  // drained: reuse the storage
-                items.removeAll(keepingCapacity: true)
-                head = 0
-            }
-            return element
+            return takeFirst()
         }
+    }
+
+    /// Removes the first element; call with the lock held and an element queued.
+    private func takeFirst() -> Element? {
+        let element = items[head]
+        head += 1
+        if head == items.count {  // drained: reuse the storage
+            items.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        return element
     }
 
     /// The next element if one comes within `timeout` (nil: wait as long as it takes); `.timedOut` otherwise.
@@ -34,13 +39,7 @@ public final class BlockingQueue<Element>: @unchecked Sendable {
         return lock.withLock {
             if head == items.count { lock.wait(for: timeout) { head < items.count } }
             guard head < items.count else { return nil }
-            let element = items[head]
-            head += 1
-            if head == items.count {
-                items.removeAll(keepingCapacity: true)
-                head = 0
-            }
-            return .some(element)
+            return .some(takeFirst())
         }
     }
 

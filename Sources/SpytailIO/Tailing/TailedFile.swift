@@ -29,17 +29,7 @@ final class TailedFile {
     /// Opens `path` for reading from `offset` (with the content's fingerprint when already known).
     init(path: String, followPath: String, offset: Int64, fingerprint: Fingerprint?, maxLineBytes: Int, continuation: Regex?,
          now: Duration) throws(ReadError) {
-        let fd: Int32
-        do { fd = try Syscall.open(path, O_RDONLY) } catch { throw ReadError(path: path, cause: .open(error)) }
-        let info: Glibc.stat
-        do { info = try Syscall.fstat(fd) } catch {
-            Syscall.close(fd)
-            throw ReadError(path: path, cause: .open(error))
-        }
-        guard info.isRegularFile else {
-            Syscall.close(fd)
-            throw ReadError(path: path, cause: .notRegularFile(info.kindDescription))
-        }
+        let (fd, info) = try FileOpener.openRegularFile(path)
         self.fd = fd
         identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         self.followPath = followPath

@@ -158,18 +158,10 @@ extension Tailer {
     /// The fingerprint of a file's decompressed head (nil: unreadable or empty).
     static func fingerprint(of path: String) -> Fingerprint? {
         guard let source = try? FileOpener.open(path) else { return nil }
-        var head = [UInt8](repeating: 0, count: Fingerprint.headLimit)
-        var filled = 0
-        while filled < head.count {
-            let start = filled
-            guard let n = try? head.withUnsafeMutableBytes({ raw in
-                try source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[start...]))
-            }), n > 0 else {
-                return head.withUnsafeBufferPointer { Fingerprint.of(head: UnsafeBufferPointer(rebasing: $0[..<filled]), complete: true) }
-            }
-            filled += n
-            if head[start..<filled].contains(0x0A) { break }
-        }
-        return head.withUnsafeBufferPointer { Fingerprint.of(head: UnsafeBufferPointer(rebasing: $0[..<filled]), complete: true) }
+        let head = UnsafeMutableRawBufferPointer.allocate(byteCount: Fingerprint.headLimit, alignment: 1)
+        defer { head.deallocate() }
+        let count = (try? source.readHead(into: head))?.count ?? 0
+        return Fingerprint.of(head: UnsafeBufferPointer(start: head.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count),
+                              complete: true)
     }
 }
