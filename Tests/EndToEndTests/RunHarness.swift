@@ -8,15 +8,19 @@ final class RunningSpytail {
     let stderrPath: String
     let directory: TemporaryDirectory
 
-    init(config: String, in directory: TemporaryDirectory, verbose: Bool = true) throws {
+    /// `launcher` runs before the binary and must exec it with the same pid (`setpriv …`, `unshare …`);
+    /// `stdout` is where the process writes its standard output (default: /dev/null).
+    init(config: String, in directory: TemporaryDirectory, verbose: Bool = true, launcher: [String] = [],
+         stdout: FileHandle = .nullDevice) throws {
         self.directory = directory
         stderrPath = directory.file("spytail.\(UUID().uuidString.prefix(8)).stderr")
         FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: Harness.binary)
-        process.arguments = ["run", "-c", config] + (verbose ? ["--verbose"] : [])
+        let command = launcher + [Harness.binary, "run", "-c", config] + (verbose ? ["--verbose"] : [])
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = stdout
         try process.run()
     }
 

@@ -62,6 +62,7 @@ extension Tailer {
     /// SIGHUP or an edit of the config file: the new config applies from the next line, positions kept.
     /// A config that does not check out is refused and the running one stays.
     func reloadConfig() throws(SinkError) {
+        configStamp = FileStamp(configFile.path)  // before reading: a save during the read is seen next time
         let newFile: ConfigFile
         do {
             newFile = try ConfigFile(path: configFile.path)

@@ -61,8 +61,9 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         do {
             watcher = try InotifyWatcher { event in inbox.push(.watch(event)) }
         } catch {
-            events.report(.warning("cannot start inotify (\(error)); raise fs.inotify.max_user_instances. Files are looked at every 2 s instead"))
+            events.report(.warning("cannot start inotify (\(error)): the limit fs.inotify.max_user_instances is reached; raise it with sysctl. Files and the config are looked at every 2 s instead"))
         }
+        configStamp = FileStamp(configFile.path)
         do {
             try startUp()
         } catch where error.cause == .noSpace {
@@ -164,8 +165,12 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         return max(.zero, next - uptime) + .milliseconds(1)
     }
 
+    /// Folders inotify could not watch (looked at every 2 s instead), and those already reported.
     var failedWatches: Set<String> = []
+    var reportedWatchFailures: Set<String> = []
     var lastPoll: Duration = .zero
+    /// The config file as last loaded, to notice a change without inotify.
+    var configStamp: FileStamp?
     /// Live paths already reported as unreadable.
     var unreadable: Set<String> = []
     /// When an output became full (nil: every output writable).
@@ -190,14 +195,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         }
         if (watcher == nil || !failedWatches.isEmpty) && now - lastPoll >= .seconds(2) {
             lastPoll = now
-            if watcher == nil { return try reconcileEverything() }
-            for directory in failedWatches {
-                try reconcileDirectory(directory)
-                if Syscall.stat(directory)?.isDirectory == true {  // try again; a failure comes back as an event
-                    failedWatches.remove(directory)
-                    watcher?.watch(directory)
-                }
-            }
+            try pollUnwatched()
         }
     }
 
@@ -250,9 +248,4 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         try pipeline.processGap(gap)
     }
 
-    func reportWatchFailure(_ directory: String, _ errno: Errno) {
-        failedWatches.insert(directory)
-        let hint = errno.rawValue == ENOSPC ? " (the limit fs.inotify.max_user_watches is reached; raise it with sysctl)" : ""
-        events.report(.warning("cannot watch \(directory): \(errno)\(hint); looking at it every 2 s instead"))
-    }
 }

@@ -1,0 +1,45 @@
+import Glibc
+import SpytailCore
+
+/// What `run` does where inotify cannot help: without an inotify instance (fs.inotify.max_user_instances)
+/// every file and the config are looked at every 2 s; a folder that could not be watched
+/// (fs.inotify.max_user_watches) is looked at every 2 s and its watch tried again.
+extension Tailer {
+    func pollUnwatched() throws(SinkError) {
+        let configFolder = Directory.parent(of: configFile.path)
+        if watcher == nil || failedWatches.contains(configFolder), FileStamp(configFile.path) != configStamp {
+            try reloadConfig()
+        }
+        guard state != .disabled else { return }
+        if watcher == nil { return try reconcileEverything() }
+        for directory in failedWatches {
+            try reconcileDirectory(directory)
+            if Syscall.stat(directory)?.isDirectory == true {  // try again; a failure comes back as an event
+                failedWatches.remove(directory)
+                watcher?.watch(directory)
+            }
+        }
+    }
+
+    /// A watch failed: the folder is polled. Reported once, not at every retry.
+    func reportWatchFailure(_ directory: String, _ errno: Errno) {
+        failedWatches.insert(directory)
+        guard reportedWatchFailures.insert(directory).inserted else { return }
+        let hint = errno.rawValue == ENOSPC ? " (the limit fs.inotify.max_user_watches is reached; raise it with sysctl)" : ""
+        events.report(.warning("cannot watch \(directory): \(errno)\(hint); looking at it every 2 s instead"))
+    }
+}
+
+/// Enough of a file's status to notice that it was replaced or rewritten.
+struct FileStamp: Equatable {
+    let device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int, modifiedNanoseconds: Int
+
+    init?(_ path: String) {
+        guard let info = Syscall.stat(path) else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        modifiedSeconds = info.st_mtim.tv_sec
+        modifiedNanoseconds = info.st_mtim.tv_nsec
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import SpytailTestSupport
+
+/// `run` when the environment works against it: inotify limits reached. The limits are set to 0 inside
+/// a user namespace of the test's own (`/proc/sys/user/max_inotify_*`), so the machine's are untouched.
+@Suite(.serialized)
+struct RunEnvironmentTests {
+    static let canLimitInotify: Bool = {
+        let probe = try? Harness.run("/usr/bin/unshare", ["--user", "--map-root-user", "/bin/sh", "-c",
+                                                          "echo 0 > /proc/sys/user/max_inotify_instances"])
+        return probe?.status == 0
+    }()
+
+    /// A launcher that sets `/proc/sys/user/<limit>` to 0 in a new user namespace, then execs spytail.
+    static func withLimit(_ limit: String) -> [String] {
+        ["/usr/bin/unshare", "--user", "--map-root-user", "/bin/sh", "-c", "echo 0 > /proc/sys/user/\(limit) && exec \"$0\" \"$@\""]
+    }
+
+    func config(_ extra: String = "") -> String {
+        """
+        {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "state/cp.json",
+         "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]\(extra)}
+        """
+    }
+
+    func records(_ dir: TemporaryDirectory) -> [[String: Any]] {
+        ((try? String(contentsOfFile: dir.file("out.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    func messages(_ dir: TemporaryDirectory) -> [String] { records(dir).compactMap { $0["message"] as? String } }
+
+    func append(_ path: String, _ text: String) throws {
+        guard let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileNoSuchFile) }
+        handle.seekToEndOfFile()
+        handle.write(Data(text.utf8))
+        try handle.close()
+    }
+
+    @Test(.enabled(if: canLimitInotify, "needs unprivileged user namespaces (unshare --user)"),
+          arguments: [("max_inotify_instances", "fs.inotify.max_user_instances", 1), ("max_inotify_watches", "fs.inotify.max_user_watches", 2)])
+    func withoutInotifyFilesAndTheConfigAreLookedAtEveryTwoSeconds(limit: String, sysctl: String, folders: Int) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        for folder in ["logs", "state"] { try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true) }
+        let configPath = dir.write("c.json", config())
+        dir.write("logs/a.log", "first\n")
+        let spytail = try RunningSpytail(config: configPath, in: dir, launcher: Self.withLimit(limit))
+        #expect(RunTools.waitUntil(10) { messages(dir).contains("first") }, "\(spytail.stderr)")
+        #expect(spytail.stderr.contains(sysctl), "\(spytail.stderr)")
+
+        // Growth and a new file are seen by the 2 s look.
+        try append(dir.file("logs/a.log"), "second\n")
+        dir.write("logs/b.log", "a new file\n")
+        #expect(RunTools.waitUntil(10) { messages(dir).contains("second") && messages(dir).contains("a new file") }, "\(spytail.stderr)")
+
+        // So is a change of the config.
+        dir.write("c.json", config(#", "filters": [{"exclude": {"contains": "drop"}}]"#))
+        #expect(RunTools.waitUntil(10) { spytail.stderr.contains("config reloaded") }, "\(spytail.stderr)")
+        try append(dir.file("logs/a.log"), "drop me\nkeep me\n")
+        #expect(RunTools.waitUntil(10) { messages(dir).contains("keep me") }, "\(spytail.stderr)")
+        #expect(!messages(dir).contains("drop me"))
+
+        // Each problem said once, not at every 2 s retry.
+        let warnings = spytail.stderr.split(separator: "\n").filter { $0.contains(sysctl) }.count
+        #expect(warnings == folders, "\(spytail.stderr)")
+        #expect(spytail.stop().status == 0)
+        let ids = records(dir).compactMap { $0["id"] as? String }
+        #expect(ids.count == 4 && Set(ids).count == 4)
+    }
+}
