@@ -71,3 +71,57 @@ struct RunEnvironmentTests {
         #expect(ids.count == 4 && Set(ids).count == 4)
     }
 }
+
+/// `run` writing to a pipe whose reader goes away.
+struct RunClosedPipeTests {
+    @Test func aClosedStdoutEndsTheRunCleanlyAndTheRestartResumesAfterWhatWasDelivered() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        for folder in ["logs", "state"] { try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true) }
+        let toStdout = dir.write("stdout.json", #"""
+            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "state/cp.json",
+             "outputs": [{"type": "stdout", "format": "jsonl"}]}
+            """#)
+        let lines = (1...20).map { "2026-11-20T10:00:00Z INFO seq=\($0)\n" }
+        dir.write("logs/app.log", lines[..<10].joined())
+        let pipe = Pipe()
+        let spytail = try RunningSpytail(config: toStdout, in: dir, stdout: pipe.fileHandleForWriting)
+        try pipe.fileHandleForWriting.close()
+        var received = Data()
+        let deadline = Date().addingTimeInterval(20)
+        while received.filter({ $0 == 0x0A }).count < 10 && Date() < deadline {
+            received.append(pipe.fileHandleForReading.availableData)
+        }
+        #expect(received.filter { $0 == 0x0A }.count == 10)
+        let delivered = lines[..<10].joined().utf8.count
+        func checkpointOffset() -> Int {
+            let text = (try? String(contentsOfFile: dir.file("state/cp.json"), encoding: .utf8)) ?? ""
+            return text.range(of: #""offset":(\d+)"#, options: .regularExpression).flatMap { Int(text[$0].dropFirst(9)) } ?? -1
+        }
+        #expect(RunTools.waitUntil { checkpointOffset() == delivered })
+
+        try pipe.fileHandleForReading.close()
+        let handle = try #require(FileHandle(forWritingAtPath: dir.file("logs/app.log")))
+        handle.seekToEndOfFile()
+        handle.write(Data(lines[10...].joined().utf8))
+        try handle.close()
+        #expect(RunTools.waitUntil { !spytail.process.isRunning }, "\(spytail.stderr)")
+        spytail.process.waitUntilExit()
+        #expect(spytail.process.terminationStatus == 0)
+        #expect(spytail.process.terminationReason == .exit)
+        #expect(spytail.stderr.contains("stdout was closed by its reader; stopped"), "\(spytail.stderr)")
+        #expect(checkpointOffset() == delivered)
+
+        // The restart exports exactly what the closed pipe did not take.
+        let toFile = dir.write("file.json", #"""
+            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "state/cp.json",
+             "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
+            """#)
+        let again = try RunningSpytail(config: toFile, in: dir)
+        #expect(RunTools.waitUntil { RunTools.reached(dir.file("out.jsonl"), 20) }, "\(again.stderr)")
+        #expect(again.stop().status == 0)
+        let counts = RunTools.sequences(in: dir.file("out.jsonl")).counts
+        #expect(counts.keys.sorted() == Array(11...20))
+        #expect(counts.values.allSatisfy { $0 == 1 })
+    }
+}

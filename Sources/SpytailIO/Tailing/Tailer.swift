@@ -55,7 +55,9 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
 
     // MARK: the loop
 
-    /// Runs until SIGTERM or SIGINT; then flushes, saves checkpoints and returns.
+    /// Runs until SIGTERM or SIGINT; then flushes, saves checkpoints and returns. An output that fails
+    /// otherwise than by filling up (its reader went away, an I/O error) ends the run with that error,
+    /// after the checkpoints of what it had received are made durable.
     public func run() throws(SinkError) {
         let inbox = self.inbox
         do {
@@ -64,6 +66,16 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
             events.report(.warning("cannot start inotify (\(error)): the limit fs.inotify.max_user_instances is reached; raise it with sysctl. Files and the config are looked at every 2 s instead"))
         }
         configStamp = FileStamp(configFile.path)
+        do {
+            try follow()
+        } catch {
+            watcher?.stop()
+            saveDelivered()
+            throw error
+        }
+    }
+
+    private func follow() throws(SinkError) {
         do {
             try startUp()
         } catch where error.cause == .noSpace {
@@ -212,6 +224,18 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
             if checkpoints != lastSaved { unsyncedChanges = !dueForSync }
             if dueForSync { lastSync = now; unsyncedChanges = false }
             lastSaved = checkpoints
+        } catch {
+            events.report(.warning("\(error)"))
+        }
+    }
+
+    /// The last checkpoints saved (each written after its data was out), made durable: lines after them
+    /// are read again next time, never lost.
+    func saveDelivered() {
+        guard unsyncedChanges, let store else { return }
+        do {
+            try store.save(lastSaved, durable: true)
+            unsyncedChanges = false
         } catch {
             events.report(.warning("\(error)"))
         }
