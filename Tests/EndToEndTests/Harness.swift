@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import SpytailTestSupport
 
 /// Runs the built `spytail` binary (next to the test bundle, or $SPYTAIL_BIN) and other real programs.
@@ -68,4 +69,34 @@ enum Harness {
     }
 
     enum HarnessError: Error { case notAnObject(String) }
+}
+
+/// The reading end of a child's stdout, read with deadlines (a plain read could block a test forever).
+final class PipeReader {
+    let pipe = Pipe()
+    private(set) var data = Data()
+    private var newlines = 0
+
+    /// Reads until `condition` holds (given what was read so far), EOF, or `seconds` pass.
+    @discardableResult
+    func read(for seconds: Double = 20, until condition: (PipeReader) -> Bool) -> Bool {
+        let fd = pipe.fileHandleForReading.fileDescriptor
+        let deadline = Date().addingTimeInterval(seconds)
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while !condition(self) {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return false }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, Int32(min(left, 1) * 1000)) >= 0 else { return false }
+            if poller.revents == 0 { continue }
+            let count = Glibc.read(fd, &chunk, chunk.count)
+            if count <= 0 { return condition(self) }  // EOF
+            data.append(contentsOf: chunk[..<count])
+            newlines += chunk[..<count].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        }
+        return true
+    }
+
+    /// Lines read so far (counted as they arrive).
+    var lineCount: Int { newlines }
 }
