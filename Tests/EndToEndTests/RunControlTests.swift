@@ -257,6 +257,13 @@ struct RunBadInputTests {
         #expect(spytail.stderr.contains("logs/escape.log: a symlink to \(outside.file("secret.log")), outside the source's folder; not read"))
         #expect(!messages().contains("not for spytail"))
 
+        // A followed file is replaced by a directory: named, and the rest goes on.
+        try FileManager.default.removeItem(atPath: dir.file("logs/bytes.log"))
+        try FileManager.default.createDirectory(atPath: dir.file("logs/bytes.log"), withIntermediateDirectories: false)
+        #expect(RunTools.waitUntil(10) { spytail.stderr.contains("logs/bytes.log: not a regular file (a directory); skipped") }, "\(spytail.stderr)")
+        dir.write("logs/next.log", "next file\n")
+        #expect(RunTools.waitUntil(10) { messages().contains("next file") }, "\(spytail.stderr)")
+
         // The source folder goes away and comes back: it is watched again and its files read.
         try FileManager.default.removeItem(atPath: dir.file("logs"))
         try FileManager.default.createDirectory(atPath: dir.file("logs"), withIntermediateDirectories: false)

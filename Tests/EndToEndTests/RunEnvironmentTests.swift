@@ -125,3 +125,62 @@ struct RunClosedPipeTests {
         #expect(counts.values.allSatisfy { $0 == 1 })
     }
 }
+
+/// `run` as an unprivileged user (user nobody through setpriv, where the machine allows).
+struct RunUnprivilegedTests {
+    @Test(.enabled(if: ScanBadInputTests.canDropPrivileges, "needs root, and a binary that user nobody can run"))
+    func anUnreadableFileIsNamedOnceAndReadWhenItBecomesReadable() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        for folder in ["logs", "state"] { try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true) }
+        let config = dir.write("c.json", #"""
+            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "state/cp.json",
+             "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
+            """#)
+        let good = dir.write("logs/good.log", "readable\n")
+        let secret = dir.write("logs/secret.log", "kept from nobody\n")
+        chmod(secret, 0o600)  // root's
+        for path in [dir.path, dir.file("logs"), dir.file("state"), good, config] { chown(path, 65534, 65534) }
+        let spytail = try RunningSpytail(config: config, in: dir,
+                                         launcher: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
+        let output = RunToolsOutput(path: dir.file("out.jsonl"))
+        #expect(RunTools.waitUntil { output.messages.contains("readable") }, "\(spytail.stderr)")
+        #expect(RunTools.waitUntil { spytail.stderr.contains("logs/secret.log: cannot open: Permission denied") }, "\(spytail.stderr)")
+
+        // It keeps running: the readable file flows, the unreadable one grows without a new message.
+        try RunToolsOutput.append(good, "still flowing\n")
+        try RunToolsOutput.append(secret, "more secrets\n")
+        #expect(RunTools.waitUntil { output.messages.contains("still flowing") }, "\(spytail.stderr)")
+        // Made readable: read from its start at the next event.
+        chmod(secret, 0o644)
+        #expect(RunTools.waitUntil { output.messages.contains("more secrets") }, "\(spytail.stderr)")
+        #expect(spytail.stop().status == 0)
+        #expect(spytail.stderr.components(separatedBy: "secret.log: cannot open").count == 2, "\(spytail.stderr)")
+        #expect(output.messages == ["readable", "still flowing", "kept from nobody", "more secrets"])
+        // What it created belongs to nobody.
+        for created in ["out.jsonl", "state/cp.json"] {
+            let owner = try FileManager.default.attributesOfItem(atPath: dir.file(created))[.ownerAccountID] as? NSNumber
+            #expect(owner?.intValue == 65534)
+        }
+    }
+}
+
+/// Reading the jsonl output of a test run, and appending to a log.
+struct RunToolsOutput {
+    let path: String
+
+    var records: [[String: Any]] {
+        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    var messages: [String] { records.compactMap { $0["message"] as? String } }
+
+    static func append(_ path: String, _ text: String) throws {
+        guard let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileNoSuchFile) }
+        handle.seekToEndOfFile()
+        handle.write(Data(text.utf8))
+        try handle.close()
+    }
+}

@@ -39,7 +39,6 @@ extension Tailer {
             if isLive(path) { warnOnce(path, "not a regular file (\(info.kindDescription)); skipped") }
             return
         }
-        unreadable.remove(path)
         let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         if let file = files[identity] {
             if byPath[path] != identity { try reconcile(file) }  // a drained file under its rotated name
@@ -62,9 +61,11 @@ extension Tailer {
     }
 
     /// One message per path and problem, until the path is a readable file again.
-    func warnOnce(_ path: String, _ problem: String) {
+    func warnOnce(_ path: String, _ problem: String) { warnOnce(path, message: "\(path): \(problem)") }
+
+    func warnOnce(_ path: String, message: @autoclosure () -> String) {
         guard unreadable.insert(path).inserted else { return }
-        events.report(.warning("\(path): \(problem)"))
+        events.report(.warning(message()))
     }
 
     func isLive(_ path: String) -> Bool { config.sources.contains { discovery.isLiveFile(path, of: $0) } }
@@ -103,9 +104,10 @@ extension Tailer {
             file = try TailedFile(path: path, followPath: path, offset: offset, fingerprint: fingerprint,
                                   maxLineBytes: config.parse.maxLineBytes, continuation: pipeline.continuation, now: uptime)
         } catch {
-            events.report(.warning("\(error)"))
+            warnOnce(path, message: "\(error)")
             return
         }
+        unreadable.remove(path)
         if let other = files[file.identity] {  // the same file under a second live name: read it once
             byPath[path] = other.identity
             return

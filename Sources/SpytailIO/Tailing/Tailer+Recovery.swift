@@ -38,7 +38,13 @@ extension Tailer {
 
     /// Follows `path` from its end (aligned to the start of the line being written, so no half line).
     func followAtEnd(_ path: String) throws(SinkError) {
-        guard let fd = try? Syscall.open(path, O_RDONLY) else { return }
+        let fd: Int32
+        do {
+            fd = try Syscall.open(path, O_RDONLY)
+        } catch {
+            return warnOnce(path, "cannot open: \(error)")
+        }
+        unreadable.remove(path)
         defer { Syscall.close(fd) }
         guard let info = try? Syscall.fstat(fd) else { return }
         let size = Int64(info.st_size)
