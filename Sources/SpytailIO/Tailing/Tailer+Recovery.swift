@@ -114,11 +114,12 @@ extension Tailer {
         let file = SourceFile(path: livePath, fingerprint: fingerprint)
         var stream = EntryStream(file: file, maxLineBytes: config.parse.maxLineBytes, continuation: pipeline.continuation,
                                  startOffset: offset)
-        var position: Int64 = 0, delivered: Int64 = 0
+        var position: Int64 = 0, delivered: Int64 = 0, damagedAt: Int64?
         while true {
             let n: Int
             do { n = try source.read(into: buffer) } catch {
-                events.report(.warning("\(error)"))
+                events.report(.readFailed(error))
+                damagedAt = max(position, offset)
                 break
             }
             if n == 0 { break }
@@ -132,6 +133,7 @@ extension Tailer {
         }
         if existing == nil { try stream.finish(emit) }
         if delivered > 0 { events.report(.following(path: member, offset: offset)) }
+        if let damagedAt { try reportGap(GapReport(file: file, offset: damagedAt, bytes: nil, reason: .damaged)) }
         return delivered
     }
 
