@@ -219,6 +219,71 @@ struct RunDiskFullTests {
     }
 }
 
+extension RunDiskFullTests {
+    /// A restart that must catch up a 20 MB rotated member while the output disk is full: the catch-up
+    /// waits (the member's descriptor stays near its start: memory is bounded by a read chunk, not by the
+    /// member); a stop meanwhile is prompt and checkpoints nothing past what is out; once space returns
+    /// every line comes out (those written before the stop twice, as identical records).
+    @Test(.enabled(if: canMount, "mounting a small tmpfs needs root"))
+    func catchingUpARotatedMemberWaitsForSpaceInsteadOfBuffering() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        for folder in ["logs", "state", "out"] {
+            try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true)
+        }
+        #expect(try Harness.run("/bin/mount", ["-t", "tmpfs", "-o", "size=128k", "tmpfs", dir.file("out")]).status == 0)
+        defer { _ = try? Harness.run("/bin/umount", ["-l", dir.file("out")]) }
+        let config = dir.write("c.json", #"""
+            {"sources": [{"name": "app", "include": ["logs/app.log"]}], "checkpoints": "state/cp.json",
+             "outputs": [{"type": "file", "path": "out/out.jsonl", "format": "jsonl"}]}
+            """#)
+        func lines(_ range: ClosedRange<Int>) -> String { range.map { "2026-11-20T10:00:00Z INFO seq=\($0) \(String(repeating: "m", count: 60))\n" }.joined() }
+        let log = dir.write("logs/app.log", lines(1...10))
+        let first = try RunningSpytail(config: config, in: dir)
+        #expect(RunTools.waitUntil { RunTools.reached(dir.file("out/out.jsonl"), 10) }, "\(first.stderr)")
+        #expect(first.stop().status == 0)
+
+        let last = 200_020
+        try RunToolsOutput.append(log, lines(11...(last - 10)))
+        let member = dir.file("logs/app.log.1")
+        try FileManager.default.moveItem(atPath: log, toPath: member)
+        dir.write("logs/app.log", lines((last - 9)...last))
+        let memberSize = try #require(try FileManager.default.attributesOfItem(atPath: member)[.size] as? NSNumber).intValue
+
+        let second = try RunningSpytail(config: config, in: dir)
+        #expect(RunTools.waitUntil { second.stderr.contains("no space left on device; reading paused") }, "\(second.stderr)")
+        let position = Self.readPosition(of: member, in: second.pid)
+        #expect(position != nil && position! < memberSize / 4, "\(position ?? -1) of \(memberSize)")
+
+        // Stopped while waiting: a prompt clean exit, and no checkpoint past what is out.
+        let stopped = second.stop()
+        #expect(stopped.status == 0 && stopped.seconds < 3, "\(second.stderr)")
+        #expect(second.stderr.contains("stopping in the middle of catching up"), "\(second.stderr)")
+
+        // Started again, still full; then space returns while it waits: everything comes out.
+        let third = try RunningSpytail(config: config, in: dir)
+        #expect(RunTools.waitUntil { third.stderr.contains("no space left on device; reading paused") }, "\(third.stderr)")
+        #expect(try Harness.run("/bin/mount", ["-o", "remount,size=256m", dir.file("out")]).status == 0)
+        #expect(RunTools.waitUntil(60) { RunTools.reached(dir.file("out/out.jsonl"), last) }, "\(third.stderr)")
+        #expect(third.stop().status == 0)
+        let (counts, _, records) = RunTools.sequences(in: dir.file("out/out.jsonl"))
+        #expect(counts.count == last)
+        // Lines written before each stop are exported again after it, as the same records.
+        #expect(records.values.allSatisfy { $0.count == 1 })
+    }
+
+    /// The file offset of `pid`'s descriptor on `path` (from /proc/PID/fdinfo), nil when it has none.
+    static func readPosition(of path: String, in pid: Int32) -> Int? {
+        for fd in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? [] {
+            guard (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) == path,
+                  let info = try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(fd)", encoding: .utf8),
+                  let line = info.split(separator: "\n").first(where: { $0.hasPrefix("pos:") }) else { continue }
+            return Int(line.dropFirst(4).trimmingCharacters(in: .whitespaces))
+        }
+        return nil
+    }
+}
+
 /// `run` on hostile input: every readable line flows, every problem is named once, and it keeps going.
 struct RunBadInputTests {
     @Test func hostileFilesAreReportedAndEverythingReadableFlows() throws {

@@ -130,11 +130,40 @@ extension Tailer {
             delivered += Int64(n - skip)
             let rest = UnsafeBufferPointer(rebasing: chunk[skip...])
             if let existing { try existing.push(rest, emit) } else { try stream.push(rest, emit) }
+            try waitWhileStalled()
         }
         if existing == nil { try stream.finish(emit) }
         if delivered > 0 { events.report(.following(path: member, offset: offset)) }
         if let damagedAt { try reportGap(GapReport(file: file, offset: damagedAt, bytes: nil, reason: .damaged)) }
         return delivered
+    }
+
+    /// A rotated member being caught up cannot pause and be come back to later (a gzip stream has no
+    /// position to return to), so while an output is full the catch-up waits here, retrying every second:
+    /// memory stays bounded by one read chunk. Events that arrive meanwhile are kept for the loop. A stop
+    /// request abandons the catch-up: from then on this process saves no checkpoint, so everything after
+    /// the last saved one is read again after the restart.
+    func waitWhileStalled() throws(SinkError) {
+        guard pipeline.isStalled else { return }
+        while true {
+            do {
+                try pipeline.flush()
+                break
+            } catch where error.cause == .noSpace {
+                stall(error)
+                if case .some(.some(let event)) = inbox.pop(timeout: .seconds(1)) { deferred += [event] + inbox.drain() }
+                if deferred.contains(where: { if case .signal(let s) = $0 { s == SIGTERM || s == SIGINT } else { false } }) {
+                    checkpointsFrozen = true
+                    events.report(.warning("stopping in the middle of catching up a rotated file while an output is full; "
+                                           + "checkpoints stay where they were, so that content is read again on restart"))
+                    throw error
+                }
+            }
+        }
+        if let since = stalledSince {
+            stalledSince = nil
+            events.report(.warning("outputs writable again after \(Self.seconds(uptime - since)) s; reading resumes"))
+        }
     }
 
     /// The followed file got shorter (copytruncate) or its head changed: what we had not read yet is in the

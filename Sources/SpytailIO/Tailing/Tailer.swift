@@ -84,7 +84,12 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         watcher?.start()
         while true {
             var batch: [RunEvent] = []
-            if case .some(.some(let first)) = inbox.pop(timeout: nextTimeout()) { batch = [first] + inbox.drain() }
+            if !deferred.isEmpty {
+                batch = deferred + inbox.drain()
+                deferred = []
+            } else if case .some(.some(let first)) = inbox.pop(timeout: nextTimeout()) {
+                batch = [first] + inbox.drain()
+            }
             do {
                 if try handle(batch) == .stop { break }
                 try onTimers()
@@ -187,6 +192,10 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     var unreadable: Set<String> = []
     /// When an output became full (nil: every output writable).
     var stalledSince: Duration?
+    /// Events taken from the inbox while waiting inside a catch-up, for the loop's next batch.
+    var deferred: [RunEvent] = []
+    /// Set when a catch-up was abandoned: no checkpoint may be saved by this process any more.
+    var checkpointsFrozen = false
 
     func onTimers() throws(SinkError) {
         if stalledSince != nil {
@@ -213,7 +222,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
 
     /// Outputs first, then checkpoints: a checkpoint never runs ahead of the data.
     func commit(durable: Bool) throws(SinkError) {
-        if stalledSince != nil { return }  // nothing is saved while an output holds bytes back
+        if stalledSince != nil || checkpointsFrozen { return }  // nothing is saved while an output holds bytes back
         try pipeline.flush()
         let checkpoints = currentCheckpoints()
         let now = uptime
