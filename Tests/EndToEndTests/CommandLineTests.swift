@@ -72,6 +72,39 @@ struct CommandLineTests {
         #expect(result.stderr.contains("errors: 1"))
     }
 
+    /// A chain whose middle gzip has a corrupt second member, with an empty file and a folder named like
+    /// logs among the inputs: each problem named once, everything readable in order, exit 1.
+    @Test func aCorruptMemberInTheMiddleOfAChainAndOtherBadInputs() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        func lines(_ tag: String, _ count: Int) -> String { (0..<count).map { "\(tag) line \($0) \(($0 &* 2_654_435_761) % 1_000_003)\n" }.joined() }
+        dir.write("app.log.3.gz", Gzip.member(lines("oldest", 100)))
+        var broken = Gzip.member(lines("member-b", 3000))
+        broken[2] = 9  // compression method 9: no such thing
+        let a = Gzip.member(lines("member-a", 100))
+        dir.write("app.log.2.gz", a + broken + Gzip.member(lines("member-c", 100)))
+        dir.write("app.log.1", lines("newer", 10))
+        dir.write("app.log", lines("newest", 10))
+        dir.write("empty.log", [])
+        try FileManager.default.createDirectory(atPath: dir.file("folder.log"), withIntermediateDirectories: false)
+        let config = dir.write("c.json", #"{"outputs": [{"type": "stdout", "format": "jsonl"}]}"#)
+        let result = try Harness.spytail(["scan", "-q", "-c", config, dir.file("empty.log"), dir.file("folder.log"),
+                                          dir.file("app.log"), dir.file("app.log.1"), dir.file("app.log.2.gz"), dir.file("app.log.3.gz")])
+        #expect(result.status == 1)
+        let problems = result.stderr.split(separator: "\n")
+        #expect(problems.count == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("\(dir.file("folder.log")): not a regular file (a directory)"))
+        let corrupt = try #require(problems.first { $0.contains("app.log.2.gz: corrupt gzip data at compressed offset ") })
+        let offset = Int(corrupt.split(separator: "compressed offset ")[1].prefix { $0.isNumber }) ?? -1
+        #expect(offset >= a.count && offset <= a.count + 10)  // in member B's header
+        let messages = try Harness.records(result).compactMap { $0["message"] as? String }
+        let tags = messages.map { String($0.prefix { $0 != " " }) }
+        // Oldest first; member A whole, then nothing of that file; the newer files whole.
+        #expect(tags == Array(repeating: "oldest", count: 100) + Array(repeating: "member-a", count: 100)
+                + Array(repeating: "newer", count: 10) + Array(repeating: "newest", count: 10))
+        #expect(messages[100 + 99].hasPrefix("member-a line 99 "))
+    }
+
     @Test func timeWindowAndAdHocOutput() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
@@ -89,7 +122,7 @@ struct CommandLineTests {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         var bytes: [UInt8] = Array("ok 1\r\n".utf8) + [0xFF, 0xC0, 0x00, 0x1B] + Array(" bad bytes\n".utf8)
-        bytes += [UInt8](repeating: UInt8(ascii: "y"), count: 3 << 20) + [0x0A]
+        bytes += [UInt8](repeating: UInt8(ascii: "y"), count: 10 << 20) + [0x0A]
         bytes += Array("after the long line\nno newline at end".utf8)
         let log = dir.write("hostile.log", bytes)
         let config = dir.write("c.json", #"{"parse": {"maxLineBytes": 1048576}, "outputs": [{"type": "stdout", "format": "jsonl"}]}"#)
