@@ -12,7 +12,7 @@ struct CommandLineTests {
         #expect(result.stdoutText.contains(": ok: 1 source(s), 4 categories, 4 tags"))
     }
 
-    @Test(arguments: ["check", "scan"])
+    @Test(arguments: ["check", "scan", "run"])
     func aBadConfigExitsTwoNamingTheJSONPath(_ command: String) throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
@@ -23,13 +23,19 @@ struct CommandLineTests {
         #expect(result.stdout.isEmpty)
     }
 
-    @Test func aMissingOutputFolderIsAConfigError() throws {
+    @Test(arguments: ["check", "scan", "run"])
+    func missingOutputAndCheckpointFoldersAreConfigErrors(_ command: String) throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        let config = dir.write("c.json", #"{"outputs": [{"type": "stdout"}, {"type": "file", "path": "nope/x.jsonl"}]}"#)
-        let result = try Harness.spytail(["check", "-c", config])
+        let config = dir.write("c.json", #"""
+            {"sources": [{"name": "app", "include": ["*.log"]}], "checkpoints": "gone/cp.json",
+             "outputs": [{"type": "stdout"}, {"type": "file", "path": "nope/x.jsonl"}]}
+            """#)
+        let result = try Harness.spytail([command, "-c", config])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("outputs[1].path: folder '\(dir.path)/nope' does not exist"))
+        #expect(result.stderr.contains("outputs[1].path: folder '\(dir.path)/nope' does not exist"), "\(result.stderr)")
+        #expect(result.stderr.contains("checkpoints: folder '\(dir.path)/gone' does not exist"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
     }
 
     @Test(arguments: [["scan", "--bogus"], ["scan"], ["scan", "-c", "x.json", "--since", "yesterday"], ["frobnicate"]])
