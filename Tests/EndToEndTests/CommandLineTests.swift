@@ -105,8 +105,8 @@ struct CommandLineTests {
         #expect(offset >= a.count && offset <= a.count + 10)  // in member B's header
         let messages = try Harness.records(result).compactMap { $0["message"] as? String }
         let tags = messages.map { String($0.prefix { $0 != " " }) }
-        // Oldest first; member A whole, then nothing of that file; the newer files whole.
-        #expect(tags == Array(repeating: "oldest", count: 100) + Array(repeating: "member-a", count: 100)
+        // Oldest first; member A whole, then a gap record for the rest of that file; the newer files whole.
+        #expect(tags == Array(repeating: "oldest", count: 100) + Array(repeating: "member-a", count: 100) + ["gap:"]
                 + Array(repeating: "newer", count: 10) + Array(repeating: "newest", count: 10))
         #expect(messages[100 + 99].hasPrefix("member-a line 99 "))
     }

@@ -11,6 +11,7 @@ struct ScanRunnerTests {
 
     struct Record: Decodable, Equatable {
         let id: String
+        let category: String
         let message: String
         let detail: String?
         let source: Source
@@ -66,10 +67,17 @@ struct ScanRunnerTests {
         let messages = result.messages
         #expect(messages.first == "oldest")
         #expect(messages.last == "newer")
-        // Every line before the damage, in order; the last one may be cut where the data ends.
-        let middle = Array(messages.dropFirst().dropLast())
+        // Every line before the damage, in order (the last one may be cut where the data ends), then one
+        // gap record at the decompressed offset where reading stopped.
+        let middle = Array(messages.dropFirst().dropLast(2))
         #expect(middle.dropLast().enumerated().allSatisfy { $0.element == "old \($0.offset)" })
         #expect("old \(middle.count - 1)".hasPrefix(middle.last ?? "-"))
+        let gaps = result.records.filter { $0.category == "gap" }
+        #expect(gaps.count == 1)
+        #expect(gaps.first?.source.path == damaged)
+        #expect(gaps.first?.source.offset == Int64(middle.map { $0.utf8.count + 1 }.reduce(0, +) - 1)
+                || gaps.first?.source.offset == Int64(middle.map { $0.utf8.count + 1 }.reduce(0, +)))
+        #expect(messages[messages.count - 2].hasPrefix("gap: reading stopped at offset"))
         #expect(messages.count > 100)
         #expect(result.report.errors.count == 1)
         #expect(result.report.errors.first?.path == damaged)

@@ -15,8 +15,8 @@ public struct GapReport: Sendable {
         case idle
         /// A file vanished (deleted, or rotated out of reach) before it was read to its end.
         case vanished
-        /// A rotated copy read to catch up is damaged (a truncated or corrupt gzip): its content after
-        /// the damage is lost.
+        /// Reading stopped at damaged or unreadable data (a truncated or corrupt gzip, an I/O error):
+        /// what followed it is lost.
         case damaged
     }
 
@@ -49,8 +49,8 @@ public struct GapReport: Sendable {
             return "gap: the file was rotated away or deleted before spytail read it past offset \(offset); "
                 + (amount.map { "\($0) were lost" } ?? "whatever was written after that (maybe nothing) is lost")
         case .damaged:
-            return "gap: the rotated copy holding this file's content is damaged (truncated or corrupt gzip) after offset "
-                + "\(offset); what followed there is lost"
+            return "gap: reading stopped at offset \(offset) on damaged or unreadable data (a truncated or corrupt gzip, "
+                + "an I/O error); what followed it is lost"
         }
     }
 

@@ -19,4 +19,14 @@ final class BlockWorker: @unchecked Sendable {
             preconditionFailure("buffering sinks do not fail: \(error)")
         }
     }
+
+    /// Formats a gap record into `block`'s outputs (every output, whatever the filters say).
+    func process(_ gap: GapReport, into block: LineBlock) {
+        for (sink, output) in zip(sinks, block.outputs) { sink.target = output }
+        do {
+            try pipeline.processGap(gap)
+        } catch {
+            preconditionFailure("buffering sinks do not fail: \(error)")
+        }
+    }
 }

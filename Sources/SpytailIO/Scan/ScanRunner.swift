@@ -114,7 +114,18 @@ public final class ScanRunner {
             events.report(.progress(path: path, bytes: bytes, lines: cutter.lineCount))
         }
         try cutter.finish(self)
+        if failure != nil {
+            try writeGap(GapReport(file: SourceFile(path: path, fingerprint: fingerprint), offset: bytes, bytes: nil, reason: .damaged))
+        }
         finish(path, lines: cutter.lineCount, bytes: bytes, failure, &report)
+    }
+
+    /// A `gap` record to every output, after everything read before it.
+    private func writeGap(_ gap: GapReport) throws(SinkError) {
+        while !inFlight.isEmpty { try writeOldest() }
+        let block = try takeBlock(for: gap.file)
+        workers[0].process(gap, into: block)
+        try write(block)
     }
 
     private func finish(_ path: String, lines: Int, bytes: Int64, _ failure: ReadError?, _ report: inout ScanReport) {
