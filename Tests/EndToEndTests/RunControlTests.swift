@@ -335,6 +335,10 @@ struct RunBadInputTests {
         dir.write("logs/again.log", "back again\n")
         #expect(RunTools.waitUntil(15) { messages().contains("back again") }, "\(spytail.stderr)")
         #expect(spytail.stop().status == 0)
+        // One message per problem, however many events touched the file.
+        for problem in ["logs/loop.log: cannot open", "logs/dir.log: not a regular file", "logs/escape.log: a symlink"] {
+            #expect(spytail.stderr.components(separatedBy: problem).count == 2, "\(problem)")
+        }
         let ids = records().compactMap { $0["id"] as? String }
         #expect(Set(ids).count == ids.count)  // nothing exported twice
     }
