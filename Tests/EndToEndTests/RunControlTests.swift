@@ -284,6 +284,45 @@ extension RunDiskFullTests {
     }
 }
 
+extension RunDiskFullTests {
+    /// The checkpoint folder's disk fills up: exporting goes on, the failure is said once, and saving
+    /// resumes (at the right offset) when space returns.
+    @Test(.enabled(if: canMount, "mounting a small tmpfs needs root"))
+    func aFullCheckpointDiskIsSaidOnceAndSavingResumes() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        for folder in ["logs", "state"] {
+            try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true)
+        }
+        #expect(try Harness.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir.file("state")]).status == 0)
+        defer { _ = try? Harness.run("/bin/umount", ["-l", dir.file("state")]) }
+        let config = dir.write("c.json", #"""
+            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "state/cp.json",
+             "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
+            """#)
+        let log = dir.write("logs/app.log", "2026-11-20T10:00:00Z INFO seq=1\n")
+        let spytail = try RunningSpytail(config: config, in: dir)
+        let output = RunToolsOutput(path: dir.file("out.jsonl"))
+        #expect(RunTools.waitUntil { output.messages.count == 1 && FileManager.default.fileExists(atPath: dir.file("state/cp.json")) })
+        _ = try Harness.run("/bin/dd", ["if=/dev/zero", "of=\(dir.file("state/filler"))", "bs=4096"])  // until the disk is full
+
+        for n in 2...4 {
+            try RunToolsOutput.append(log, "2026-11-20T10:00:00Z INFO seq=\(n)\n")
+            #expect(RunTools.waitUntil { output.messages.count == n }, "\(spytail.stderr)")
+        }
+        #expect(RunTools.waitUntil { spytail.stderr.contains("cannot write checkpoints") }, "\(spytail.stderr)")
+        try FileManager.default.removeItem(atPath: dir.file("state/filler"))
+        try RunToolsOutput.append(log, "2026-11-20T10:00:00Z INFO seq=5\n")
+        #expect(RunTools.waitUntil { spytail.stderr.contains("checkpoints saved again") }, "\(spytail.stderr)")
+        #expect(spytail.stop().status == 0)
+        #expect(spytail.stderr.components(separatedBy: "cannot write checkpoints").count == 2, "\(spytail.stderr)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: log)[.size] as? NSNumber).intValue
+        let checkpoint = try String(contentsOfFile: dir.file("state/cp.json"), encoding: .utf8)
+        #expect(checkpoint.contains("\"offset\":\(size)"), "\(checkpoint)")
+        #expect(output.messages.count == 5)
+    }
+}
+
 /// `run` on hostile input: every readable line flows, every problem is named once, and it keeps going.
 struct RunBadInputTests {
     @Test func hostileFilesAreReportedAndEverythingReadableFlows() throws {

@@ -196,6 +196,8 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     var deferred: [RunEvent] = []
     /// Set when a catch-up was abandoned: no checkpoint may be saved by this process any more.
     var checkpointsFrozen = false
+    /// The last save of the checkpoints failed (reported once until one succeeds).
+    var checkpointsFailing = false
 
     func onTimers() throws(SinkError) {
         if stalledSince != nil {
@@ -233,8 +235,15 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
             if checkpoints != lastSaved { unsyncedChanges = !dueForSync }
             if dueForSync { lastSync = now; unsyncedChanges = false }
             lastSaved = checkpoints
+            if checkpointsFailing {
+                checkpointsFailing = false
+                events.report(.warning("checkpoints saved again"))
+            }
         } catch {
-            events.report(.warning("\(error)"))
+            // Tried again after every batch; said once. Meanwhile a restart would read more again, not less.
+            guard !checkpointsFailing else { return }
+            checkpointsFailing = true
+            events.report(.warning("\(error); exporting goes on, saving is retried after every batch (a restart now would export again what came since the last save)"))
         }
     }
 
