@@ -24,20 +24,7 @@ struct RunEnvironmentTests {
         """
     }
 
-    func records(_ dir: TemporaryDirectory) -> [[String: Any]] {
-        ((try? String(contentsOfFile: dir.file("out.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
-    }
-
-    func messages(_ dir: TemporaryDirectory) -> [String] { records(dir).compactMap { $0["message"] as? String } }
-
-    func append(_ path: String, _ text: String) throws {
-        guard let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileNoSuchFile) }
-        handle.seekToEndOfFile()
-        handle.write(Data(text.utf8))
-        try handle.close()
-    }
+    func messages(_ dir: TemporaryDirectory) -> [String] { RunToolsOutput(path: dir.file("out.jsonl")).messages }
 
     @Test(.enabled(if: canLimitInotify, "needs unprivileged user namespaces (unshare --user)"),
           arguments: [("max_inotify_instances", "fs.inotify.max_user_instances", 1), ("max_inotify_watches", "fs.inotify.max_user_watches", 2)])
@@ -52,14 +39,14 @@ struct RunEnvironmentTests {
         #expect(spytail.stderr.contains(sysctl), "\(spytail.stderr)")
 
         // Growth and a new file are seen by the 2 s look.
-        try append(dir.file("logs/a.log"), "second\n")
+        try RunToolsOutput.append(dir.file("logs/a.log"), "second\n")
         dir.write("logs/b.log", "a new file\n")
         #expect(RunTools.waitUntil(10) { messages(dir).contains("second") && messages(dir).contains("a new file") }, "\(spytail.stderr)")
 
         // So is a change of the config.
         dir.write("c.json", config(#", "filters": [{"exclude": {"contains": "drop"}}]"#))
         #expect(RunTools.waitUntil(10) { spytail.stderr.contains("config reloaded") }, "\(spytail.stderr)")
-        try append(dir.file("logs/a.log"), "drop me\nkeep me\n")
+        try RunToolsOutput.append(dir.file("logs/a.log"), "drop me\nkeep me\n")
         #expect(RunTools.waitUntil(10) { messages(dir).contains("keep me") }, "\(spytail.stderr)")
         #expect(!messages(dir).contains("drop me"))
 
@@ -67,7 +54,7 @@ struct RunEnvironmentTests {
         let warnings = spytail.stderr.split(separator: "\n").filter { $0.contains(sysctl) }.count
         #expect(warnings == folders, "\(spytail.stderr)")
         #expect(spytail.stop().status == 0)
-        let ids = records(dir).compactMap { $0["id"] as? String }
+        let ids = RunToolsOutput(path: dir.file("out.jsonl")).records.compactMap { $0["id"] as? String }
         #expect(ids.count == 4 && Set(ids).count == 4)
     }
 }
@@ -162,69 +149,5 @@ struct RunUnprivilegedTests {
             let owner = try FileManager.default.attributesOfItem(atPath: dir.file(created))[.ownerAccountID] as? NSNumber
             #expect(owner?.intValue == 65534)
         }
-    }
-}
-
-/// Reading the jsonl output of a test run, and appending to a log.
-struct RunToolsOutput {
-    let path: String
-
-    var records: [[String: Any]] {
-        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
-    }
-
-    var messages: [String] { records.compactMap { $0["message"] as? String } }
-
-    static func append(_ path: String, _ text: String) throws {
-        guard let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileNoSuchFile) }
-        handle.seekToEndOfFile()
-        handle.write(Data(text.utf8))
-        try handle.close()
-    }
-}
-
-/// `run` restarting onto a rotated chain whose gzip member was damaged while it was stopped.
-struct RunDamagedChainTests {
-    @Test func aTruncatedGzipMemberIsReadUpToTheDamageReportedAsAGapAndTheLiveFileFollows() throws {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        for folder in ["logs", "state"] { try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true) }
-        let config = dir.write("c.json", #"""
-            {"sources": [{"name": "app", "include": ["logs/app.log"]}], "checkpoints": "state/cp.json",
-             "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
-            """#)
-        func lines(_ range: ClosedRange<Int>) -> String {
-            range.map { "2026-11-20T10:00:00Z INFO seq=\($0) \(String(UInt64($0) &* 0x9E37_79B9_7F4A_7C15, radix: 36))\n" }.joined()
-        }
-        let log = dir.write("logs/app.log", lines(1...2000))
-        let first = try RunningSpytail(config: config, in: dir)
-        #expect(RunTools.waitUntil { RunTools.reached(dir.file("out.jsonl"), 2000) }, "\(first.stderr)")
-        #expect(first.stop().status == 0)
-
-        // While stopped: 2,000 more lines, a rotation with gzip, the .gz cut at 3/4, a new live file.
-        try RunToolsOutput.append(log, lines(2001...4000))
-        try FileManager.default.moveItem(atPath: log, toPath: dir.file("logs/app.log.1"))
-        #expect(try Harness.run("/bin/gzip", [dir.file("logs/app.log.1")]).status == 0)
-        let gz = dir.file("logs/app.log.1.gz")
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: gz)[.size] as? NSNumber).intValue
-        #expect(truncate(gz, off_t(size * 3 / 4)) == 0)  // the cut falls in lines 2001…4000
-        dir.write("logs/app.log", lines(5001...5010))
-
-        let second = try RunningSpytail(config: config, in: dir)
-        #expect(RunTools.waitUntil { RunTools.reached(dir.file("out.jsonl"), 5010) }, "\(second.stderr)")
-        #expect(second.stop().status == 0)
-        #expect(second.stderr.contains("logs/app.log.1.gz: gzip data ends early (truncated file?) at compressed offset"), "\(second.stderr)")
-        let (counts, gaps, _) = RunTools.sequences(in: dir.file("out.jsonl"))
-        #expect(counts.values.allSatisfy { $0 == 1 })
-        // Everything before the damage, in one piece; nothing after it; all of the new file.
-        let recovered = counts.keys.filter { (2001...4000).contains($0) }.sorted()
-        #expect(recovered.first == 2001 && recovered.count > 100 && recovered.count < 2000, "\(recovered.count)")
-        #expect(recovered == Array(2001...(2000 + recovered.count)))
-        #expect(counts.keys.filter { $0 <= 2000 }.count == 2000)
-        #expect(counts.keys.filter { $0 > 5000 }.count == 10)
-        #expect(gaps.count == 1)
-        #expect((gaps.first?["fields"] as? [String: String])?["gapReason"] == "damaged")
     }
 }
