@@ -151,3 +151,47 @@ struct RunUnprivilegedTests {
         }
     }
 }
+
+/// `run` restarting onto a rotated chain whose gzip member was damaged while it was stopped.
+struct RunDamagedChainTests {
+    @Test func aTruncatedGzipMemberIsReadUpToTheDamageReportedAsAGapAndTheLiveFileFollows() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        for folder in ["logs", "state"] { try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true) }
+        let config = dir.write("c.json", #"""
+            {"sources": [{"name": "app", "include": ["logs/app.log"]}], "checkpoints": "state/cp.json",
+             "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
+            """#)
+        func lines(_ range: ClosedRange<Int>) -> String {
+            range.map { "2026-11-20T10:00:00Z INFO seq=\($0) \(String(UInt64($0) &* 0x9E37_79B9_7F4A_7C15, radix: 36))\n" }.joined()
+        }
+        let log = dir.write("logs/app.log", lines(1...2000))
+        let first = try RunningSpytail(config: config, in: dir)
+        #expect(RunTools.waitUntil { RunTools.reached(dir.file("out.jsonl"), 2000) }, "\(first.stderr)")
+        #expect(first.stop().status == 0)
+
+        // While stopped: 2,000 more lines, a rotation with gzip, the .gz cut at 3/4, a new live file.
+        try RunToolsOutput.append(log, lines(2001...4000))
+        try FileManager.default.moveItem(atPath: log, toPath: dir.file("logs/app.log.1"))
+        #expect(try Harness.run("/bin/gzip", [dir.file("logs/app.log.1")]).status == 0)
+        let gz = dir.file("logs/app.log.1.gz")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: gz)[.size] as? NSNumber).intValue
+        #expect(truncate(gz, off_t(size * 3 / 4)) == 0)  // the cut falls in lines 2001…4000
+        dir.write("logs/app.log", lines(5001...5010))
+
+        let second = try RunningSpytail(config: config, in: dir)
+        #expect(RunTools.waitUntil { RunTools.reached(dir.file("out.jsonl"), 5010) }, "\(second.stderr)")
+        #expect(second.stop().status == 0)
+        #expect(second.stderr.contains("logs/app.log.1.gz: gzip data ends early (truncated file?) at compressed offset"), "\(second.stderr)")
+        let (counts, gaps, _) = RunTools.sequences(in: dir.file("out.jsonl"))
+        #expect(counts.values.allSatisfy { $0 == 1 })
+        // Everything before the damage, in one piece; nothing after it; all of the new file.
+        let recovered = counts.keys.filter { (2001...4000).contains($0) }.sorted()
+        #expect(recovered.first == 2001 && recovered.count > 100 && recovered.count < 2000, "\(recovered.count)")
+        #expect(recovered == Array(2001...(2000 + recovered.count)))
+        #expect(counts.keys.filter { $0 <= 2000 }.count == 2000)
+        #expect(counts.keys.filter { $0 > 5000 }.count == 10)
+        #expect(gaps.count == 1)
+        #expect((gaps.first?["fields"] as? [String: String])?["gapReason"] == "damaged")
+    }
+}
