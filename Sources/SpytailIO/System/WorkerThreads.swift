@@ -30,6 +30,12 @@ public final class WorkerThreads {
         threads.removeAll()
     }
 
+    /// Lets every thread finish on its own; its resources go when it returns.
+    public func detach() {
+        for thread in threads { pthread_detach(thread) }
+        threads.removeAll()
+    }
+
     /// Cores this process may run on.
     public static var availableCores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 }

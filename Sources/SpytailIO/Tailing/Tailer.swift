@@ -69,7 +69,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         do {
             try follow()
         } catch {
-            watcher?.stop()
+            watcher?.stop(waiting: false)
             saveDelivered()
             throw error
         }
@@ -274,7 +274,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
             }
         }
         try commit(durable: true)
-        watcher?.stop()
+        watcher?.stop(waiting: false)  // the thread ends within 1 s by itself; the caller exits or moves on
     }
 
     // MARK: emitting

@@ -52,10 +52,11 @@ public final class InotifyWatcher: @unchecked Sendable {
         thread = WorkerThreads(count: 1) { [self] _ in loop() }
     }
 
-    /// Stops the thread (it notices within 1 s) and waits for it.
-    public func stop() {
+    /// Stops the thread: it notices within 1 s (libinotifytools waits in whole seconds and offers no way
+    /// to wake it). `waiting` joins it; a process on its way out need not wait, so SIGTERM exits at once.
+    public func stop(waiting: Bool = true) {
         stopping.store(true, ordering: .relaxed)
-        thread?.join()
+        if waiting { thread?.join() } else { thread?.detach() }
         thread = nil
     }
 
