@@ -17,7 +17,16 @@ struct RunCommand: ParsableCommand {
 
             Signals: SIGTERM/SIGINT stop (flush, checkpoint, exit 0); SIGHUP reloads the config (so does \
             saving the config file); SIGUSR1 switches recording ⇄ idle. A reloaded config that does not \
-            check out is refused and the running one stays. Exit 2 for a bad config, 1 if an output fails.
+            check out is refused and the running one stays.
+
+            Trouble is named once on stderr and the rest keeps flowing: an unreadable file is read once it \
+            becomes readable; a full output disk pauses reading (nothing is checkpointed past what is written) \
+            until space returns; without inotify (fs.inotify.max_user_instances or max_user_watches reached) \
+            files and the config are looked at every 2 s. Losses that cannot be avoided (copytruncate, a \
+            damaged gzip, content rotated away while stopped) become "gap" records in every output.
+
+            Exit 0 after SIGTERM/SIGINT, or when the reader of stdout goes away (checkpoints stay at what it \
+            took); 2 for a bad config; 1 if an output fails otherwise.
             """)
 
     @OptionGroup var options: ConfigOption
