@@ -19,7 +19,9 @@ struct ScanCommand: ParsableCommand {
             does the right thing. Gzip is recognised by content, not by name.
 
             A file that cannot be read, or a gzip that is truncated or corrupt, is reported on stderr with \
-            its offset after everything before the damage is written, followed in every output by a "gap"             record (gapReason "damaged") where reading stopped; the scan goes on and exits 1. When the reader             of stdout goes away (| head), the scan stops and exits 0.
+            its offset after everything before the damage is written, followed in every output by a "gap" \
+            record (gapReason "damaged") where reading stopped; the scan goes on and exits 1. When the reader \
+            of stdout goes away (| head), the scan stops and exits 0.
 
             A summary goes to stderr at the end (lines read, records per output, records per filter).
             """)
