@@ -54,14 +54,10 @@ struct DeletedWhileReadTests {
     }
 
     @Test func runReadsADeletedFileToItsEndAndFollowsTheNextOne() throws {
-        let dir = TemporaryDirectory()
+        let dir = try RunTools.workspace()
         defer { dir.remove() }
-        for folder in ["logs", "state"] { try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true) }
         let log = Self.bigLog(dir, "logs/app.log")
-        let config = dir.write("c.json", #"""
-            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "state/cp.json",
-             "outputs": [{"type": "stdout", "format": "jsonl"}]}
-            """#)
+        let config = dir.write("c.json", RunTools.config(output: nil))
         let reader = PipeReader()
         let spytail = try RunningSpytail(config: config, in: dir, stdout: reader.pipe.fileHandleForWriting)
         try reader.pipe.fileHandleForWriting.close()

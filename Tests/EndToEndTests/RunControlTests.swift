@@ -179,17 +179,11 @@ struct RunDiskFullTests {
 
     @Test(.enabled(if: canMount, "mounting a small tmpfs needs root"))
     func aFullOutputPausesReadingCheckpointsNothingAheadAndLosesNothing() throws {
-        let dir = TemporaryDirectory()
+        let dir = try RunTools.workspace(["logs", "state", "out"])
         defer { dir.remove() }
-        for folder in ["logs", "state", "out"] {
-            try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true)
-        }
         #expect(try Harness.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir.file("out")]).status == 0)
         defer { _ = try? Harness.run("/bin/umount", ["-l", dir.file("out")]) }
-        let config = dir.write("c.json", #"""
-            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "state/cp.json",
-             "outputs": [{"type": "file", "path": "out/out.jsonl", "format": "jsonl"}]}
-            """#)
+        let config = dir.write("c.json", RunTools.config(output: "out/out.jsonl"))
         let spytail = try RunningSpytail(config: config, in: dir)
         let total = 1500
         let lines = (1...total).map { "2026-11-20T10:00:00Z INFO seq=\($0) \(String(repeating: "p", count: 80))\n" }
@@ -226,17 +220,11 @@ extension RunDiskFullTests {
     /// every line comes out (those written before the stop twice, as identical records).
     @Test(.enabled(if: canMount, "mounting a small tmpfs needs root"))
     func catchingUpARotatedMemberWaitsForSpaceInsteadOfBuffering() throws {
-        let dir = TemporaryDirectory()
+        let dir = try RunTools.workspace(["logs", "state", "out"])
         defer { dir.remove() }
-        for folder in ["logs", "state", "out"] {
-            try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true)
-        }
         #expect(try Harness.run("/bin/mount", ["-t", "tmpfs", "-o", "size=128k", "tmpfs", dir.file("out")]).status == 0)
         defer { _ = try? Harness.run("/bin/umount", ["-l", dir.file("out")]) }
-        let config = dir.write("c.json", #"""
-            {"sources": [{"name": "app", "include": ["logs/app.log"]}], "checkpoints": "state/cp.json",
-             "outputs": [{"type": "file", "path": "out/out.jsonl", "format": "jsonl"}]}
-            """#)
+        let config = dir.write("c.json", RunTools.config(include: "logs/app.log", output: "out/out.jsonl"))
         func lines(_ range: ClosedRange<Int>) -> String { range.map { "2026-11-20T10:00:00Z INFO seq=\($0) \(String(repeating: "m", count: 60))\n" }.joined() }
         let log = dir.write("logs/app.log", lines(1...10))
         let first = try RunningSpytail(config: config, in: dir)
@@ -289,17 +277,11 @@ extension RunDiskFullTests {
     /// resumes (at the right offset) when space returns.
     @Test(.enabled(if: canMount, "mounting a small tmpfs needs root"))
     func aFullCheckpointDiskIsSaidOnceAndSavingResumes() throws {
-        let dir = TemporaryDirectory()
+        let dir = try RunTools.workspace()
         defer { dir.remove() }
-        for folder in ["logs", "state"] {
-            try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true)
-        }
         #expect(try Harness.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir.file("state")]).status == 0)
         defer { _ = try? Harness.run("/bin/umount", ["-l", dir.file("state")]) }
-        let config = dir.write("c.json", #"""
-            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "state/cp.json",
-             "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
-            """#)
+        let config = dir.write("c.json", RunTools.config())
         let log = dir.write("logs/app.log", "2026-11-20T10:00:00Z INFO seq=1\n")
         let spytail = try RunningSpytail(config: config, in: dir)
         let output = RunToolsOutput(path: dir.file("out.jsonl"))
@@ -326,13 +308,9 @@ extension RunDiskFullTests {
 /// `run` on hostile input: every readable line flows, every problem is named once, and it keeps going.
 struct RunBadInputTests {
     @Test func hostileFilesAreReportedAndEverythingReadableFlows() throws {
-        let dir = TemporaryDirectory()
+        let dir = try RunTools.workspace()
         defer { dir.remove() }
-        for folder in ["logs", "state"] { try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true) }
-        let config = dir.write("c.json", #"""
-            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "state/cp.json",
-             "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
-            """#)
+        let config = dir.write("c.json", RunTools.config())
         dir.write("logs/bytes.log", [0xFF, 0xC0] + Array("x\u{0}y\r\nsecond\r\n".utf8))
         dir.write("logs/long.log", [UInt8](repeating: UInt8(ascii: "z"), count: 10 << 20) + Array("\nafter the long line\n".utf8))
         dir.write("logs/empty.log", [])

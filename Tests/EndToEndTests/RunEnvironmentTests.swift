@@ -17,22 +17,14 @@ struct RunEnvironmentTests {
         ["/usr/bin/unshare", "--user", "--map-root-user", "/bin/sh", "-c", "echo 0 > /proc/sys/user/\(limit) && exec \"$0\" \"$@\""]
     }
 
-    func config(_ extra: String = "") -> String {
-        """
-        {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "state/cp.json",
-         "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]\(extra)}
-        """
-    }
-
     func messages(_ dir: TemporaryDirectory) -> [String] { RunToolsOutput(path: dir.file("out.jsonl")).messages }
 
     @Test(.enabled(if: canLimitInotify, "needs unprivileged user namespaces (unshare --user)"),
           arguments: [("max_inotify_instances", "fs.inotify.max_user_instances", 1), ("max_inotify_watches", "fs.inotify.max_user_watches", 2)])
     func withoutInotifyFilesAndTheConfigAreLookedAtEveryTwoSeconds(limit: String, sysctl: String, folders: Int) throws {
-        let dir = TemporaryDirectory()
+        let dir = try RunTools.workspace()
         defer { dir.remove() }
-        for folder in ["logs", "state"] { try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true) }
-        let configPath = dir.write("c.json", config())
+        let configPath = dir.write("c.json", RunTools.config())
         dir.write("logs/a.log", "first\n")
         let spytail = try RunningSpytail(config: configPath, in: dir, launcher: Self.withLimit(limit))
         #expect(RunTools.waitUntil(10) { messages(dir).contains("first") }, "\(spytail.stderr)")
@@ -44,7 +36,7 @@ struct RunEnvironmentTests {
         #expect(RunTools.waitUntil(10) { messages(dir).contains("second") && messages(dir).contains("a new file") }, "\(spytail.stderr)")
 
         // So is a change of the config.
-        dir.write("c.json", config(#", "filters": [{"exclude": {"contains": "drop"}}]"#))
+        dir.write("c.json", RunTools.config(extra: #", "filters": [{"exclude": {"contains": "drop"}}]"#))
         #expect(RunTools.waitUntil(10) { spytail.stderr.contains("config reloaded") }, "\(spytail.stderr)")
         try RunToolsOutput.append(dir.file("logs/a.log"), "drop me\nkeep me\n")
         #expect(RunTools.waitUntil(10) { messages(dir).contains("keep me") }, "\(spytail.stderr)")
@@ -62,13 +54,9 @@ struct RunEnvironmentTests {
 /// `run` writing to a pipe whose reader goes away.
 struct RunClosedPipeTests {
     @Test func aClosedStdoutEndsTheRunCleanlyAndTheRestartResumesAfterWhatWasDelivered() throws {
-        let dir = TemporaryDirectory()
+        let dir = try RunTools.workspace()
         defer { dir.remove() }
-        for folder in ["logs", "state"] { try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true) }
-        let toStdout = dir.write("stdout.json", #"""
-            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "state/cp.json",
-             "outputs": [{"type": "stdout", "format": "jsonl"}]}
-            """#)
+        let toStdout = dir.write("stdout.json", RunTools.config(output: nil))
         let lines = (1...20).map { "2026-11-20T10:00:00Z INFO seq=\($0)\n" }
         dir.write("logs/app.log", lines[..<10].joined())
         let pipe = Pipe()
@@ -100,10 +88,7 @@ struct RunClosedPipeTests {
         #expect(checkpointOffset() == delivered)
 
         // The restart exports exactly what the closed pipe did not take.
-        let toFile = dir.write("file.json", #"""
-            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "state/cp.json",
-             "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
-            """#)
+        let toFile = dir.write("file.json", RunTools.config())
         let again = try RunningSpytail(config: toFile, in: dir)
         #expect(RunTools.waitUntil { RunTools.reached(dir.file("out.jsonl"), 20) }, "\(again.stderr)")
         #expect(again.stop().status == 0)
@@ -117,13 +102,9 @@ struct RunClosedPipeTests {
 struct RunUnprivilegedTests {
     @Test(.enabled(if: ScanBadInputTests.canDropPrivileges, "needs root, and a binary that user nobody can run"))
     func anUnreadableFileIsNamedOnceAndReadWhenItBecomesReadable() throws {
-        let dir = TemporaryDirectory()
+        let dir = try RunTools.workspace()
         defer { dir.remove() }
-        for folder in ["logs", "state"] { try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true) }
-        let config = dir.write("c.json", #"""
-            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "state/cp.json",
-             "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
-            """#)
+        let config = dir.write("c.json", RunTools.config())
         let good = dir.write("logs/good.log", "readable\n")
         let secret = dir.write("logs/secret.log", "kept from nobody\n")
         chmod(secret, 0o600)  // root's
@@ -155,13 +136,9 @@ struct RunUnprivilegedTests {
 /// `run` restarting onto a rotated chain whose gzip member was damaged while it was stopped.
 struct RunDamagedChainTests {
     @Test func aTruncatedGzipMemberIsReadUpToTheDamageReportedAsAGapAndTheLiveFileFollows() throws {
-        let dir = TemporaryDirectory()
+        let dir = try RunTools.workspace()
         defer { dir.remove() }
-        for folder in ["logs", "state"] { try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true) }
-        let config = dir.write("c.json", #"""
-            {"sources": [{"name": "app", "include": ["logs/app.log"]}], "checkpoints": "state/cp.json",
-             "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
-            """#)
+        let config = dir.write("c.json", RunTools.config(include: "logs/app.log"))
         func lines(_ range: ClosedRange<Int>) -> String {
             range.map { "2026-11-20T10:00:00Z INFO seq=\($0) \(String(UInt64($0) &* 0x9E37_79B9_7F4A_7C15, radix: 36))\n" }.joined()
         }

@@ -143,3 +143,19 @@ struct RunToolsOutput {
         try handle.close()
     }
 }
+
+extension RunTools {
+    /// A temporary folder with `folders` made in it.
+    static func workspace(_ folders: [String] = ["logs", "state"]) throws -> TemporaryDirectory {
+        let dir = TemporaryDirectory()
+        for folder in folders { try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true) }
+        return dir
+    }
+
+    /// The config most `run` tests use: source `app` over `include`, checkpoints in state/cp.json, one
+    /// jsonl output to the file `output` (nil: stdout), and `extra` JSON members.
+    static func config(include: String = "logs/*.log", output: String? = "out.jsonl", extra: String = "") -> String {
+        let out = output.map { #"{"type": "file", "path": "\#($0)", "format": "jsonl"}"# } ?? #"{"type": "stdout", "format": "jsonl"}"#
+        return #"{"sources": [{"name": "app", "include": ["\#(include)"]}], "checkpoints": "state/cp.json", "outputs": [\#(out)]\#(extra)}"#
+    }
+}

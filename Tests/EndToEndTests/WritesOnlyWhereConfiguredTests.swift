@@ -41,13 +41,9 @@ struct WritesOnlyWhereConfiguredTests {
 
     @Test(.enabled(if: canTrace, "needs strace, and ptrace allowed"), arguments: [("022", "-rw-r-----"), ("077", "-rw-------")])
     func runWritesOnlyItsOutputAndCheckpoints(umask: String, expectedMode: String) throws {
-        let dir = TemporaryDirectory()
+        let dir = try RunTools.workspace(["logs", "state", "out"])
         defer { dir.remove() }
-        for folder in ["logs", "state", "out"] { try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true) }
-        let config = dir.write("c.json", #"""
-            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "state/cp.json",
-             "outputs": [{"type": "file", "path": "out/out.jsonl", "format": "jsonl"}]}
-            """#)
+        let config = dir.write("c.json", RunTools.config(output: "out/out.jsonl"))
         dir.write("state/cp.json", "damaged")
         let log = dir.write("logs/app.log", "2026-11-20T10:00:00Z INFO seq=1\n")
         let trace = dir.file("trace")
