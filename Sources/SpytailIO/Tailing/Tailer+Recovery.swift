@@ -151,8 +151,11 @@ extension Tailer {
                 break
             } catch where error.cause == .noSpace {
                 stall(error)
-                if case .some(.some(let event)) = inbox.pop(timeout: .seconds(1)) { deferred += [event] + inbox.drain() }
-                if deferred.contains(where: { if case .signal(let s) = $0 { s == SIGTERM || s == SIGINT } else { false } }) {
+                lastStallRetry = uptime
+                while !stopRequested, case let left = .seconds(1) - (uptime - lastStallRetry), left > .zero {
+                    if case .some(.some(let event)) = inbox.pop(timeout: left) { deferred += [event] + inbox.drain() }
+                }
+                if stopRequested {
                     checkpointsFrozen = true
                     events.report(.warning("stopping in the middle of catching up a rotated file while an output is full; "
                                            + "checkpoints stay where they were, so that content is read again on restart"))
@@ -160,10 +163,12 @@ extension Tailer {
                 }
             }
         }
-        if let since = stalledSince {
-            stalledSince = nil
-            events.report(.warning("outputs writable again after \(Self.seconds(uptime - since)) s; reading resumes"))
-        }
+        endStall()
+    }
+
+    /// Whether SIGTERM or SIGINT is among the events put aside.
+    var stopRequested: Bool {
+        deferred.contains { if case .signal(let signal) = $0 { signal == SIGTERM || signal == SIGINT } else { false } }
     }
 
     /// The followed file got shorter (copytruncate) or its head changed: what we had not read yet is in the

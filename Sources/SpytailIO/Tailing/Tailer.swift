@@ -106,22 +106,29 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     func stall(_ error: SinkError) {
         if stalledSince == nil {
             stalledSince = uptime
+            lastStallRetry = uptime
             events.report(.warning("\(error.destination): no space left on device; reading paused, retrying every second"))
         }
     }
 
     /// Retries a full output; once everything is out, reading resumes where it stopped.
     func retryStalledOutputs() throws(SinkError) {
-        guard let since = stalledSince, uptime - since >= .seconds(1) || !pipeline.isStalled else { return }
+        guard stalledSince != nil, uptime - lastStallRetry >= .seconds(1) || !pipeline.isStalled else { return }
         do {
             try pipeline.flush()
         } catch where error.cause == .noSpace {
-            stalledSince = uptime
+            lastStallRetry = uptime
             return
         }
+        endStall()
+        try reconcileEverything()
+    }
+
+    /// Every output took its bytes: says how long reading was paused.
+    func endStall() {
+        guard let since = stalledSince else { return }
         stalledSince = nil
         events.report(.warning("outputs writable again after \(Self.seconds(uptime - since)) s; reading resumes"))
-        try reconcileEverything()
     }
 
     static func seconds(_ d: Duration) -> String { "\(d.components.seconds)" }
@@ -176,7 +183,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
             if !file.following { deadlines.append(file.lastActivity + rotateWait) }
         }
         if unsyncedChanges { deadlines.append(lastSync + .milliseconds(config.tail.syncIntervalMs)) }
-        if let stalledSince { deadlines.append(stalledSince + .seconds(1)) }
+        if stalledSince != nil { deadlines.append(lastStallRetry + .seconds(1)) }
         if watcher == nil || !failedWatches.isEmpty { deadlines.append(lastPoll + .seconds(2)) }
         guard let next = deadlines.min() else { return nil }
         return max(.zero, next - uptime) + .milliseconds(1)
@@ -192,6 +199,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     var unreadable: Set<String> = []
     /// When an output became full (nil: every output writable).
     var stalledSince: Duration?
+    var lastStallRetry: Duration = .zero
     /// Events taken from the inbox while waiting inside a catch-up, for the loop's next batch.
     var deferred: [RunEvent] = []
     /// Set when a catch-up was abandoned: no checkpoint may be saved by this process any more.
