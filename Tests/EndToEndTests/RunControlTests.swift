@@ -172,17 +172,25 @@ struct RunDiskFullTests {
     static let canMount: Bool = {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        guard (try? Harness.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir.path]))?.status == 0 else { return false }
-        _ = try? Harness.run("/bin/umount", [dir.path])
+        guard (try? mountTmpfs(dir.path, size: "64k")) == true else { return false }
+        unmount(dir.path)
         return true
     }()
+
+    /// Mounts a tmpfs of `size` (e.g. "64k") on `path`; whether it worked.
+    static func mountTmpfs(_ path: String, size: String) throws -> Bool {
+        try Harness.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", path]).status == 0
+    }
+
+    /// Unmounts `path` (lazily: a process may still hold a file there).
+    static func unmount(_ path: String) { _ = try? Harness.run("/bin/umount", ["-l", path]) }
 
     @Test(.enabled(if: canMount, "mounting a small tmpfs needs root"))
     func aFullOutputPausesReadingCheckpointsNothingAheadAndLosesNothing() throws {
         let dir = try RunTools.workspace(["logs", "state", "out"])
         defer { dir.remove() }
-        #expect(try Harness.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir.file("out")]).status == 0)
-        defer { _ = try? Harness.run("/bin/umount", ["-l", dir.file("out")]) }
+        #expect(try Self.mountTmpfs(dir.file("out"), size: "64k"))
+        defer { Self.unmount(dir.file("out")) }
         let config = dir.write("c.json", RunTools.config(output: "out/out.jsonl"))
         let spytail = try RunningSpytail(config: config, in: dir)
         let total = 1500
@@ -222,8 +230,8 @@ extension RunDiskFullTests {
     func catchingUpARotatedMemberWaitsForSpaceInsteadOfBuffering() throws {
         let dir = try RunTools.workspace(["logs", "state", "out"])
         defer { dir.remove() }
-        #expect(try Harness.run("/bin/mount", ["-t", "tmpfs", "-o", "size=128k", "tmpfs", dir.file("out")]).status == 0)
-        defer { _ = try? Harness.run("/bin/umount", ["-l", dir.file("out")]) }
+        #expect(try Self.mountTmpfs(dir.file("out"), size: "128k"))
+        defer { Self.unmount(dir.file("out")) }
         let config = dir.write("c.json", RunTools.config(include: "logs/app.log", output: "out/out.jsonl"))
         func lines(_ range: ClosedRange<Int>) -> String { range.map { "2026-11-20T10:00:00Z INFO seq=\($0) \(String(repeating: "m", count: 60))\n" }.joined() }
         let log = dir.write("logs/app.log", lines(1...10))
@@ -279,8 +287,8 @@ extension RunDiskFullTests {
     func aFullCheckpointDiskIsSaidOnceAndSavingResumes() throws {
         let dir = try RunTools.workspace()
         defer { dir.remove() }
-        #expect(try Harness.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir.file("state")]).status == 0)
-        defer { _ = try? Harness.run("/bin/umount", ["-l", dir.file("state")]) }
+        #expect(try Self.mountTmpfs(dir.file("state"), size: "64k"))
+        defer { Self.unmount(dir.file("state")) }
         let config = dir.write("c.json", RunTools.config())
         let log = dir.write("logs/app.log", "2026-11-20T10:00:00Z INFO seq=1\n")
         let spytail = try RunningSpytail(config: config, in: dir)

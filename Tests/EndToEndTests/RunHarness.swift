@@ -50,12 +50,7 @@ enum RunTools {
     /// Waits until `condition` holds, looking every 20 ms, for at most `seconds`. Returns whether it held.
     @discardableResult
     static func waitUntil(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
+        Waiting.until(seconds, condition)
     }
 
     /// Appends `count` lines `… seq=N …` from `first` at `rate` lines/s; reopens the file on SIGHUP

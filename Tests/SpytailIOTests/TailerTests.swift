@@ -58,37 +58,25 @@ struct TailerTests {
         }
         thread.start()
         // With a multiline rule, "first" waits for the next head line (or the clock): saved at offset 0.
-        #expect(RunToolsLite.waitUntil { store.saves.first?.checkpoints.first?.offset == 0 })
+        #expect(Waiting.until(10, every: 0.01) { store.saves.first?.checkpoints.first?.offset == 0 })
         #expect(exported() == [])
 
         try FileHandle(forWritingTo: URL(fileURLWithPath: log)).appendAndClose("second\nboom\n  at frame 1\n")
-        #expect(RunToolsLite.waitUntil { exported() == ["first", "second"] })
+        #expect(Waiting.until(10, every: 0.01) { exported() == ["first", "second"] })
         // "boom" waits for a next head line or the idle timeout, which only the clock can bring.
-        #expect(RunToolsLite.waitUntil { store.saves.last?.checkpoints.first?.offset == 13 })
+        #expect(Waiting.until(10, every: 0.01) { store.saves.last?.checkpoints.first?.offset == 13 })
         #expect(exported() == ["first", "second"])
         clock.advance(by: .milliseconds(300))
         inbox.push(.watch(.overflow))  // wake the loop; the timer is due now
-        #expect(RunToolsLite.waitUntil { exported() == ["first", "second", "boom"] })
+        #expect(Waiting.until(10, every: 0.01) { exported() == ["first", "second", "boom"] })
 
         inbox.push(.signal(SIGTERM))
-        #expect(RunToolsLite.waitUntil { finished.value })
+        #expect(Waiting.until(10, every: 0.01) { finished.value })
         #expect(violations.value.isEmpty, "\(violations.value)")
         #expect(store.loadCallCount == 1)
         let last = try #require(store.saves.last)
         #expect(last.durable)
         #expect(last.checkpoints.map(\.offset) == [31])
-    }
-}
-
-enum RunToolsLite {
-    /// Waits until `condition` holds, looking every 10 ms, for at most `seconds`.
-    static func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(10_000)
-        }
-        return condition()
     }
 }
 

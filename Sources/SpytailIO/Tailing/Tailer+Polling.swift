@@ -32,12 +32,11 @@ extension Tailer {
 
 /// Enough of a file's status to notice that it was replaced or rewritten.
 struct FileStamp: Equatable {
-    let device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int, modifiedNanoseconds: Int
+    let identity: FileIdentity, size: Int64, modifiedSeconds: Int, modifiedNanoseconds: Int
 
     init?(_ path: String) {
         guard let info = Syscall.stat(path) else { return nil }
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
+        identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         size = Int64(info.st_size)
         modifiedSeconds = info.st_mtim.tv_sec
         modifiedNanoseconds = info.st_mtim.tv_nsec
