@@ -72,9 +72,18 @@ struct DeletedWhileReadTests {
 
         dir.write("logs/app.log", "2026-11-20T10:00:00Z INFO a new file under the old name\n")
         #expect(reader.read { $0.lineCount >= Self.lineCount + 1 }, "\(spytail.stderr)")
+
+        // Grown and deleted before spytail looks (it is stopped meanwhile): the deletion is noticed with
+        // bytes unread, and they are read before the file is closed.
+        spytail.signal(SIGSTOP)
+        try RunToolsOutput.append(log, "2026-11-20T10:00:00Z INFO last words before the unlink\n")
+        try FileManager.default.removeItem(atPath: log)
+        spytail.signal(SIGCONT)
+        #expect(reader.read { $0.lineCount >= Self.lineCount + 2 }, "\(spytail.stderr)")
         #expect(spytail.stop().status == 0)
         reader.read(for: 10) { _ in false }  // to EOF
-        #expect(reader.lineCount == Self.lineCount + 1)
+        #expect(reader.lineCount == Self.lineCount + 2)
+        #expect(String(decoding: reader.data.suffix(300), as: UTF8.self).contains("last words before the unlink"))
         let text = String(decoding: reader.data, as: UTF8.self)
         #expect(text.contains("seq=\(Self.lineCount) "))
         #expect(text.contains("a new file under the old name"))
