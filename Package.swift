@@ -35,13 +35,16 @@ let package = Package(
         // The benchmark: prints figures, never asserts timings.
         .executableTarget(
             name: "spytail-bench",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["SpytailLogGen", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // The deterministic log generator and output verifier of the tests and the benchmark.
+        .target(name: "SpytailLogGen", dependencies: ["CZlib"]),
 
         // Test doubles (spies) for the seams.
         .target(name: "SpytailTestSupport", dependencies: ["SpytailCore", "SpytailIO", "CZlib"]),
         .testTarget(name: "SpytailCoreTests", dependencies: ["SpytailCore", "SpytailTestSupport"]),
+        .testTarget(name: "SpytailLogGenTests", dependencies: ["SpytailLogGen"]),
         .testTarget(name: "SpytailIOTests", dependencies: ["SpytailIO", "SpytailTestSupport", "CZlib"]),
         // Runs the built binary; depending on the executable makes `swift test` build it first.
-        .testTarget(name: "EndToEndTests", dependencies: ["SpytailTestSupport", "spytail"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["SpytailTestSupport", "SpytailLogGen", "spytail"]),
     ]
 )

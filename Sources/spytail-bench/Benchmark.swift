@@ -1,17 +1,16 @@
 import ArgumentParser
 import Glibc
 
-/// `spytail-bench`: throughput of `spytail scan` against read, inflate and Perl baselines, measured in
+/// `spytail-bench measure`: throughput of `spytail scan` against read, inflate and Perl baselines, measured in
 /// one run on deterministic workloads. Prints figures; fails only when an output count is wrong.
-@main
 struct Benchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "spytail-bench",
-        abstract: "Measure spytail scan against cat, zcat and a Perl baseline on genlog.py workloads.",
+        commandName: "measure",
+        abstract: "Measure spytail scan against dd, zcat and a Perl baseline on generated workloads (the default).",
         discussion: """
             W1: LINES lines in one plain file. W2: the same lines over app.log, app.log.1, app.log.2.gz … app.log.9.gz.
             Every command runs RUNS times; the table shows medians of wall and CPU time, the largest peak RSS, and
-            the output line count, which must equal genlog's expected count (the benchmark exits 1 otherwise).
+            the output line count, which must equal the generator's expected count (the benchmark exits 1 otherwise).
             A last run reads W1 ten times in one process to show memory stays flat with 10x the input.
             Build first: swift build -c release && .build/release/spytail-bench
             """)
@@ -20,7 +19,6 @@ struct Benchmark: ParsableCommand {
     @Option(help: "Runs per command (the median is reported).") var runs = 5
     @Option(help: "Where workloads are generated and kept between runs.") var workdir = "/tmp/spytail-bench"
     @Option(help: "Where outputs are written (a tmpfs keeps disk speed out of the figures).") var outdir = "/dev/shm/spytail-bench"
-    @Option(help: "shared/ folder with bench/genlog.py and bench/baseline-perl.pl.") var shared: String?
     @Option(help: "The spytail binary to measure.") var spytail: String?
     @Flag(help: "Skip the 10x-input memory run.") var skip10x = false
     @Flag(help: "Skip the spytail run figures (latency at --rate, CPU with --idle-files quiet files).") var skipRun = false
@@ -30,14 +28,14 @@ struct Benchmark: ParsableCommand {
 
     func run() throws {
         let here = Self.executableDirectory()
-        let shared = self.shared ?? Self.findShared(from: here)
         let spytail = self.spytail ?? "\(here)/spytail"
         guard fileExists(spytail) else { fatal("no spytail binary at \(spytail); run swift build -c release first") }
         let outdir = fileExists("/dev/shm") || self.outdir != "/dev/shm/spytail-bench" ? self.outdir : "\(workdir)/out"
         for dir in [workdir, outdir] { mkdir(dir, 0o755) }
-        let genlog = "\(shared)/bench/genlog.py", perl = "\(shared)/bench/baseline-perl.pl"
-        let w1 = Workload.prepare(name: "W1", lines: lines, rotatedChain: false, genlog: genlog, directory: workdir)
-        let w2 = Workload.prepare(name: "W2", lines: lines, rotatedChain: true, genlog: genlog, directory: workdir)
+        let perl = "\(workdir)/baseline.pl"
+        writeFile(perl, PerlBaseline.script)
+        let w1 = Workload.prepare(name: "W1", lines: lines, rotatedChain: false, directory: workdir)
+        let w2 = Workload.prepare(name: "W2", lines: lines, rotatedChain: true, directory: workdir)
         let config = "\(workdir)/bench.json", output = "\(outdir)/spytail.jsonl"
         writeFile(config, BenchmarkConfig.json(output: output))
         if Runner.gnuTime == nil { print("note: /usr/bin/time (Debian package 'time') is missing: peak RSS includes this process's own") }
@@ -127,15 +125,4 @@ struct Benchmark: ParsableCommand {
         let path = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
     }
-
-    /// shared/ sits next to the package root; the binary is in <root>/.build/<triple>/release.
-    static func findShared(from directory: String) -> String {
-        var dir = directory
-        for _ in 0..<6 {
-            if fileExists("\(dir)/../shared/bench/genlog.py") { return "\(dir)/../shared" }
-            dir += "/.."
-        }
-        fatal("cannot find shared/bench/genlog.py; give --shared")
-    }
 }
-

@@ -1,4 +1,6 @@
-/// A benchmark input made by shared/bench/genlog.py, with the counts genlog promises for it.
+import SpytailLogGen
+
+/// A benchmark input made by the project's log generator, with the counts it promises for it.
 struct Workload {
     let name: String
     /// Files in reading order (oldest first).
@@ -6,20 +8,22 @@ struct Workload {
     let lines: Int
     /// Decompressed bytes.
     let bytes: Int
-    /// Records kept by the reference filter with continuation lines joined (genlog's `kept_join`).
+    /// Records kept by the reference filter with continuation lines joined (the generator's `kept_join`).
     let expectedRecords: Int
 
     var compressed: Bool { files.contains { $0.hasSuffix(".gz") } }
 
-    /// Generates the workload unless a matching one is cached in `directory`; reads genlog's summary.
-    static func prepare(name: String, lines: Int, rotatedChain: Bool, genlog: String, directory: String) -> Workload {
+    /// Generates the workload unless a matching one is cached in `directory`; reads the generator's summary.
+    static func prepare(name: String, lines: Int, rotatedChain: Bool, directory: String) -> Workload {
         let meta = "\(directory)/\(name).meta.json"
         let target = rotatedChain ? "\(directory)/\(name)" : "\(directory)/\(name).log"
         if readFile(meta).map({ Self.number("lines", in: $0) == lines }) != true {
             print("generating \(name): \(lines) lines\(rotatedChain ? " over a rotated chain" : "") …")
-            let args = ["python3", genlog, "--lines", "\(lines)", "--meta", meta] + (rotatedChain ? ["--rotated-chain", target] : ["--out", target])
-            let result = Runner.run(args)
-            if result.status != 0 { fatal("genlog.py failed (exit \(result.status))") }
+            do {
+                let counts = rotatedChain ? try ChainWriter.writeChain(lines: lines, rotations: 9, in: target)
+                    : try ChainWriter.writeFile(lines: lines, to: target)
+                writeFile(meta, counts.json + "\n")
+            } catch { fatal("cannot generate \(name): \(error)") }
         }
         guard let summary = readFile(meta), let kept = number("kept_join", in: summary), let bytes = number("bytes", in: summary) else {
             fatal("cannot read \(meta)")
@@ -30,7 +34,7 @@ struct Workload {
         return Workload(name: name, files: files, lines: lines, bytes: bytes, expectedRecords: kept)
     }
 
-    /// The first number after `"key":` in genlog's JSON summary.
+    /// The first number after `"key":` in the generator's JSON summary.
     static func number(_ key: String, in json: String) -> Int? {
         guard let range = json.firstRange(of: "\"\(key)\":") else { return nil }
         let digits = json[range.upperBound...].drop { $0 == " " }.prefix { $0.isNumber }

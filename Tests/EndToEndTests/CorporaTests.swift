@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import SpytailTestSupport
 
-/// The real logs of six systems in shared/corpora/loghub (CRLF endings, no final newline): every line
+/// The real logs of six systems in Tests/Fixtures/loghub (CRLF endings, no final newline): every line
 /// once, in order, at its byte offset, with categories and tags counted independently here.
 struct CorporaTests {
     /// (file, a category rule's `contains`, a tag rule's `contains`)

@@ -14,9 +14,8 @@ enum Harness {
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
-    static let corpora = shared.appendingPathComponent("corpora/loghub")
-    static let genlog = shared.appendingPathComponent("bench/genlog.py").path
+    /// Real logs of six systems (loghub samples; source and licence in its README).
+    static let corpora = packageRoot.appendingPathComponent("Tests/Fixtures/loghub")
 
     static var binary: String {
         if let path = ProcessInfo.processInfo.environment["SPYTAIL_BIN"] { return path }

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import SpytailLogGen
 import SpytailTestSupport
 
-/// A rotated chain made by shared/bench/genlog.py (app.log.4.gz … app.log.1, app.log) scanned through a
-/// config's sources: verified by genlog's own `--verify` and by counts made here.
+/// A rotated chain made by the project's log generator (app.log.4.gz … app.log.1, app.log) scanned through a
+/// config's sources: checked by the generator's verifier and by counts made here from the decompressed files.
 struct RotatedChainTests {
     static let lines = 30_000
 
@@ -30,9 +31,7 @@ struct RotatedChainTests {
     @Test func everyRecordOnceOldestFirstWithCategoriesAndTags() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        let gen = try Harness.run("/usr/bin/env", ["python3", Harness.genlog, "--lines", "\(Self.lines)", "--rotated-chain",
-                                                   dir.file("chain"), "--rotations", "4"])
-        #expect(gen.status == 0, "\(gen.stderr)")
+        let counts = try ChainWriter.writeChain(lines: Self.lines, rotations: 4, in: dir.file("chain"))
         try FileManager.default.createDirectory(atPath: dir.file("out"), withIntermediateDirectories: false)
         let config = dir.write("spytail.json", Self.config)
 
@@ -43,11 +42,10 @@ struct RotatedChainTests {
         #expect(order == ["app.log.4.gz: reading (gzip)", "app.log.3.gz: reading (gzip)", "app.log.2.gz: reading (gzip)",
                           "app.log.1: reading", "app.log: reading"])
 
-        // genlog's own verifier: every kept record once, in order, continuation lines joined.
-        let verify = try Harness.run("/usr/bin/env", ["python3", Harness.genlog, "--lines", "\(Self.lines)", "--verify",
-                                                      dir.file("out/all.jsonl")])
-        #expect(verify.status == 0, "\(verify.stdoutText)")
-        #expect(verify.stdoutText.contains(#""matches": "join""#))
+        // The generator's verifier: every kept record once, in order, continuation lines joined.
+        let report = try OutputVerifier(lines: Self.lines).verify(path: dir.file("out/all.jsonl"))
+        #expect(report.matches == .join, "\(report.json)")
+        #expect(report.inOrder)
 
         // Independent counts from the decompressed chain.
         var heads: [String] = []
@@ -58,6 +56,7 @@ struct RotatedChainTests {
         let kept = heads.filter { !$0.contains(" DEBUG ") && !$0.contains("heartbeat") }
         let all = try records(dir.file("out/all.jsonl"))
         #expect(all.count == kept.count)
+        #expect(all.count == counts.keptJoin)
         #expect(all.filter { $0["category"] as? String == "error" }.count == kept.filter { $0.contains(" ERROR ") }.count)
         #expect(all.filter { $0["category"] as? String == "warning" }.count == kept.filter { $0.contains(" WARN ") }.count)
         #expect(all.filter { ($0["tags"] as? [String])?.contains("tca") == true }.count == kept.filter { $0.contains("[tca]") }.count)
