@@ -94,3 +94,34 @@ struct ConfigDecodingTests {
         }
     }
 }
+
+/// A mistyped required key must not turn its siblings into "unknown keys" (the fresh-clone issue's example).
+struct ConfigSiblingKeyTests {
+    static let cases: [(String, [String])] = [
+        (#"{"sources":[{"name":"a","include":"x.log","rotated":true,"startAt":"end","exclude":[]}]}"#,
+         ["sources[0].include: expected an array, found a string"]),
+        (#"{"sources":[{"name":1,"include":["x"],"rotated":"yes","startAt":"middle","exclude":[2],"colour":1}]}"#,
+         ["sources[0].name: expected a string, found a number",
+          "sources[0].exclude[0]: expected a non-empty string, found a number",
+          "sources[0].rotated: expected a boolean, found a string",
+          "sources[0].startAt: 'middle' is not one of: beginning, end",
+          "sources[0].colour: unknown key; allowed here: exclude, followSymlinks, include, name, rotated, startAt"]),
+        (#"{"parse":{"tags":[{"name":"t","match":{"contains":1,"field":"level","regexp":"a"}}]}}"#,
+         ["parse.tags[0].match.contains: expected a string, found a number",
+          "parse.tags[0].match.regexp: unknown key; allowed here: contains, field, prefix, regex"]),
+        (#"{"outputs":[{"type":"file","format":"xml","where":{"category":1}}]}"#,
+         ["outputs[0].path: required key is missing", "outputs[0].format: 'xml' is not one of", "outputs[0].where.category: expected a string"]),
+    ]
+
+    @Test(arguments: cases)
+    func everyRealProblemOnceAndNothingElse(_ json: String, _ expected: [String]) {
+        do {
+            _ = try SpytailConfig.decode(Array(json.utf8))
+            Issue.record("expected errors")
+        } catch {
+            let got = error.errors.map(\.description)
+            #expect(got.count == expected.count, "got: \(got)")
+            for line in expected { #expect(got.contains { $0.hasPrefix(line) }, "missing \(line); got: \(got)") }
+        }
+    }
+}

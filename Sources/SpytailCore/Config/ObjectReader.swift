@@ -6,14 +6,17 @@ public final class ConfigDiagnostics {
 }
 
 /// Reads one JSON object of the config: typed accessors that report wrong types and missing keys
-/// with their path, and `finish()` that reports every key nobody asked for.
+/// with their path, and `finish()` that reports every key outside the object's declared keys.
+///
+/// The allowed keys are declared up front, not learnt from what was asked: a decoder that gives up
+/// early (a required key of the wrong type) must not turn the keys it did not reach into "unknown".
 struct ObjectReader {
     let path: JSONPath
     private let members: [String: JSONValue]
     private let diagnostics: ConfigDiagnostics
-    private var asked: [String] = []
+    private let allowed: [String]
 
-    init?(_ value: JSONValue, at path: JSONPath, _ diagnostics: ConfigDiagnostics) {
+    init?(_ value: JSONValue, at path: JSONPath, _ diagnostics: ConfigDiagnostics, keys: [String]) {
         guard case .object(let members) = value else {
             diagnostics.report(path, .wrongType(expected: "an object", found: value.typeName))
             return nil
@@ -21,19 +24,20 @@ struct ObjectReader {
         self.path = path
         self.members = members
         self.diagnostics = diagnostics
+        self.allowed = keys
     }
 
     var keys: [String] { members.keys.sorted() }
     func has(_ key: String) -> Bool { members[key] != nil && members[key] != .null }
 
-    /// The raw value of `key` (marks it known); nil when absent or null.
-    mutating func value(_ key: String) -> JSONValue? {
-        asked.append(key)
+    /// The raw value of `key`; nil when absent or null.
+    func value(_ key: String) -> JSONValue? {
+        precondition(allowed.contains(key), "config decoder asks for '\(key)', not declared at \(path)")
         guard let value = members[key], value != .null else { return nil }
         return value
     }
 
-    mutating func string(_ key: String, required: Bool = false, nonEmpty: Bool = true) -> String? {
+    func string(_ key: String, required: Bool = false, nonEmpty: Bool = true) -> String? {
         guard let value = value(key) else {
             if required { diagnostics.report(path.appending(key), .missingKey) }
             return nil
@@ -49,7 +53,7 @@ struct ObjectReader {
         return text
     }
 
-    mutating func bool(_ key: String) -> Bool? {
+    func bool(_ key: String) -> Bool? {
         guard let value = value(key) else { return nil }
         guard case .bool(let flag) = value else {
             diagnostics.report(path.appending(key), .wrongType(expected: "a boolean", found: value.typeName))
@@ -58,7 +62,7 @@ struct ObjectReader {
         return flag
     }
 
-    mutating func integer(_ key: String, in range: ClosedRange<Int>) -> Int? {
+    func integer(_ key: String, in range: ClosedRange<Int>) -> Int? {
         guard let value = value(key) else { return nil }
         guard case .number(let number) = value, number.rounded() == number, number.magnitude < 1e15 else {
             diagnostics.report(path.appending(key), .wrongType(expected: "a whole number", found: value.typeName))
@@ -72,7 +76,7 @@ struct ObjectReader {
     }
 
     /// A string that must be one of `E`'s raw values.
-    mutating func choice<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type) -> E? where E.RawValue == String {
+    func choice<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type) -> E? where E.RawValue == String {
         guard let text = string(key) else { return nil }
         guard let choice = E(rawValue: text) else {
             let allowed = E.allCases.map(\.rawValue).joined(separator: ", ")
@@ -82,16 +86,16 @@ struct ObjectReader {
         return choice
     }
 
-    mutating func object(_ key: String, required: Bool = false) -> ObjectReader? {
+    func object(_ key: String, keys: [String], required: Bool = false) -> ObjectReader? {
         guard let value = value(key) else {
             if required { diagnostics.report(path.appending(key), .missingKey) }
             return nil
         }
-        return ObjectReader(value, at: path.appending(key), diagnostics)
+        return ObjectReader(value, at: path.appending(key), diagnostics, keys: keys)
     }
 
     /// The elements of an array with their paths; nil (reported) when the value is not an array.
-    mutating func array(_ key: String, required: Bool = false) -> [(path: JSONPath, value: JSONValue)]? {
+    func array(_ key: String, required: Bool = false) -> [(path: JSONPath, value: JSONValue)]? {
         guard let value = value(key) else {
             if required { diagnostics.report(path.appending(key), .missingKey) }
             return nil
@@ -103,7 +107,7 @@ struct ObjectReader {
         return elements.enumerated().map { (path.appending(key).appending($0.offset), $0.element) }
     }
 
-    mutating func strings(_ key: String, required: Bool = false) -> [String]? {
+    func strings(_ key: String, required: Bool = false) -> [String]? {
         guard let elements = array(key, required: required) else { return nil }
         return elements.compactMap { element in
             guard case .string(let text) = element.value, !text.isEmpty else {
@@ -115,10 +119,10 @@ struct ObjectReader {
         }
     }
 
-    /// Reports every member whose key was never asked for.
+    /// Reports every member whose key is not one of the object's keys.
     func finish() {
-        for key in members.keys.sorted() where !asked.contains(key) {
-            diagnostics.report(path.appending(key), .unknownKey(allowed: asked))
+        for key in members.keys.sorted() where !allowed.contains(key) {
+            diagnostics.report(path.appending(key), .unknownKey(allowed: allowed))
         }
     }
 

@@ -12,17 +12,17 @@ extension SpytailConfig {
 
     static func decode(_ json: JSONValue, _ d: ConfigDiagnostics) -> SpytailConfig {
         var config = SpytailConfig()
-        guard var top = ObjectReader(json, at: .root, d) else { return config }
+        guard let top = ObjectReader(json, at: .root, d, keys: ConfigKeys.root) else { return config }
         config.sources = top.array("sources")?.compactMap { decodeSource($0.value, $0.path, d) } ?? []
         config.checkpoints = top.string("checkpoints")
-        if let parse = top.object("parse") { config.parse = decodeParse(parse, d) }
+        if let parse = top.object("parse", keys: ConfigKeys.parse) { config.parse = decodeParse(parse, d) }
         config.integrations = top.array("integrations")?.compactMap { decodeIntegration($0.value, $0.path, d) } ?? []
         config.filters = top.array("filters")?.compactMap { decodeFilter($0.value, $0.path, d) } ?? []
         if let outputs = top.array("outputs") {
             config.outputs = outputs.compactMap { decodeOutput($0.value, $0.path, d) }
         }
         config.state = top.choice("state", SpyState.self) ?? .recording
-        if var tail = top.object("tail") {
+        if let tail = top.object("tail", keys: ConfigKeys.tail) {
             config.tail.maxOpenFiles = tail.integer("maxOpenFiles", in: 8...1_000_000) ?? config.tail.maxOpenFiles
             config.tail.rotateWaitMs = tail.integer("rotateWaitMs", in: 0...3_600_000) ?? config.tail.rotateWaitMs
             config.tail.syncIntervalMs = tail.integer("syncIntervalMs", in: 0...3_600_000) ?? config.tail.syncIntervalMs
@@ -33,27 +33,32 @@ extension SpytailConfig {
     }
 
     static func decodeSource(_ json: JSONValue, _ path: JSONPath, _ d: ConfigDiagnostics) -> Source? {
-        guard var r = ObjectReader(json, at: path, d) else { return nil }
+        guard let r = ObjectReader(json, at: path, d, keys: ConfigKeys.source) else { return nil }
         defer { r.finish() }
+        // Every key is read (and type-checked) before a missing or mistyped required one gives up.
         let name = r.string("name", required: true)
         let include = r.strings("include", required: true)
         if include?.isEmpty == true { r.report("include", .invalidValue("must name at least one pattern")) }
+        let exclude = r.strings("exclude") ?? []
+        let rotated = r.bool("rotated") ?? true
+        let startAt = r.choice("startAt", Source.StartAt.self) ?? .beginning
+        let followSymlinks = r.bool("followSymlinks") ?? false
         guard let name, let include else { return nil }
         var source = Source(name: name, include: include)
-        source.exclude = r.strings("exclude") ?? []
-        source.rotated = r.bool("rotated") ?? true
-        source.startAt = r.choice("startAt", Source.StartAt.self) ?? .beginning
-        source.followSymlinks = r.bool("followSymlinks") ?? false
+        source.exclude = exclude
+        source.rotated = rotated
+        source.startAt = startAt
+        source.followSymlinks = followSymlinks
         return source
     }
 
     static func decodeParse(_ reader: ObjectReader, _ d: ConfigDiagnostics) -> Parse {
-        var r = reader
+        let r = reader
         defer { r.finish() }
         var parse = Parse()
         parse.pattern = r.string("pattern")
         parse.timestampFormat = r.choice("timestampFormat", TimestampFormat.self) ?? .iso8601
-        if var m = r.object("multiline") {
+        if let m = r.object("multiline", keys: ConfigKeys.multiline) {
             if let continuation = m.string("continuation", required: true) {
                 var multiline = Multiline(continuation: continuation)
                 multiline.idleTimeoutMs = m.integer("idleTimeoutMs", in: 1...3_600_000) ?? 1000
@@ -70,12 +75,12 @@ extension SpytailConfig {
     }
 
     static func decodeCategory(_ json: JSONValue, _ path: JSONPath, _ d: ConfigDiagnostics) -> Category? {
-        guard var r = ObjectReader(json, at: path, d) else { return nil }
+        guard let r = ObjectReader(json, at: path, d, keys: ConfigKeys.category) else { return nil }
         defer { r.finish() }
         let name = r.string("name", required: true)
         let display = r.string("display") ?? name
         let color = r.string("color")
-        let match = r.object("match").flatMap { decodeMatch($0, d) }
+        let match = r.object("match", keys: ConfigKeys.match).flatMap { decodeMatch($0, d) }
         let isDefault = r.bool("default") ?? false
         if match == nil && !isDefault && !r.has("match") {
             r.report(nil, .invalidValue("a category needs a 'match' or \"default\": true"))
@@ -85,17 +90,17 @@ extension SpytailConfig {
     }
 
     static func decodeTag(_ json: JSONValue, _ path: JSONPath, _ d: ConfigDiagnostics) -> Tag? {
-        guard var r = ObjectReader(json, at: path, d) else { return nil }
+        guard let r = ObjectReader(json, at: path, d, keys: ConfigKeys.tag) else { return nil }
         defer { r.finish() }
         let name = r.string("name", required: true)
         let display = r.string("display") ?? name
-        let match = r.object("match", required: true).flatMap { decodeMatch($0, d) }
+        let match = r.object("match", keys: ConfigKeys.match, required: true).flatMap { decodeMatch($0, d) }
         guard let name, let display, let match else { return nil }
         return Tag(name: name, display: display, match: match)
     }
 
     static func decodeMatch(_ reader: ObjectReader, _ d: ConfigDiagnostics) -> Match? {
-        var r = reader
+        let r = reader
         defer { r.finish() }
         let field = r.string("field")
         let kinds: [(String, (String) -> Match.Kind)] = [("contains", Match.Kind.contains), ("prefix", Match.Kind.prefix),
@@ -114,7 +119,7 @@ extension SpytailConfig {
     }
 
     static func decodeIntegration(_ json: JSONValue, _ path: JSONPath, _ d: ConfigDiagnostics) -> Integration? {
-        guard var r = ObjectReader(json, at: path, d) else { return nil }
+        guard let r = ObjectReader(json, at: path, d, keys: ConfigKeys.integration) else { return nil }
         defer { r.finish() }
         let name = r.string("name", required: true)
         let prefixes = r.strings("ignorablePrefixes", required: true)
@@ -123,14 +128,14 @@ extension SpytailConfig {
     }
 
     static func decodeFilter(_ json: JSONValue, _ path: JSONPath, _ d: ConfigDiagnostics) -> Condition? {
-        guard var r = ObjectReader(json, at: path, d) else { return nil }
+        guard let r = ObjectReader(json, at: path, d, keys: ConfigKeys.filter) else { return nil }
         defer { r.finish() }
-        guard let condition = r.object("exclude", required: true) else { return nil }
+        guard let condition = r.object("exclude", keys: ConfigKeys.condition, required: true) else { return nil }
         return decodeCondition(condition, d)
     }
 
     static func decodeCondition(_ reader: ObjectReader, _ d: ConfigDiagnostics) -> Condition? {
-        var r = reader
+        let r = reader
         defer { r.finish() }
         let modes: [(String, (String) -> Condition)] = [
             ("contains", Condition.contains), ("prefix", Condition.prefix), ("tag", Condition.tag),
@@ -145,13 +150,13 @@ extension SpytailConfig {
     }
 
     static func decodeOutput(_ json: JSONValue, _ path: JSONPath, _ d: ConfigDiagnostics) -> Output? {
-        guard var r = ObjectReader(json, at: path, d) else { return nil }
+        guard let r = ObjectReader(json, at: path, d, keys: ConfigKeys.output) else { return nil }
         defer { r.finish() }
         let type = r.string("type", required: true)
         let filePath = r.string("path")
         let format = r.choice("format", Output.Format.self)
         let color = r.choice("color", Output.Color.self) ?? .auto
-        let condition = r.object("where").flatMap { decodeCondition($0, d) }
+        let condition = r.object("where", keys: ConfigKeys.condition).flatMap { decodeCondition($0, d) }
         let destination: Output.Destination
         switch type {
         case "stdout":

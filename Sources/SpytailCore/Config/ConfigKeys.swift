@@ -1,0 +1,15 @@
+/// The keys each object of the config may hold: one table, read by the decoder and its unknown-key messages.
+enum ConfigKeys {
+    static let root = ["sources", "checkpoints", "parse", "integrations", "filters", "outputs", "state", "tail"]
+    static let source = ["name", "include", "exclude", "rotated", "startAt", "followSymlinks"]
+    static let parse = ["pattern", "timestampFormat", "multiline", "maxLineBytes", "categories", "tags"]
+    static let multiline = ["continuation", "idleTimeoutMs"]
+    static let category = ["name", "display", "color", "match", "default"]
+    static let tag = ["name", "display", "match"]
+    static let match = ["field", "contains", "prefix", "regex"]
+    static let integration = ["name", "ignorablePrefixes"]
+    static let filter = ["exclude"]
+    static let condition = ["contains", "prefix", "tag", "category", "integration"]
+    static let output = ["type", "path", "format", "color", "where"]
+    static let tail = ["maxOpenFiles", "rotateWaitMs", "syncIntervalMs"]
+}
