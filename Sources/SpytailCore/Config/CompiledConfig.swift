@@ -52,6 +52,7 @@ public struct CompiledConfig {
             }
         }
         Self.checkOutputs(config.outputs, d)
+        Self.checkRotatedPatterns(config.sources, d)
         guard d.errors.isEmpty else { throw ConfigErrors(d.errors) }
         self.config = config
         self.continuation = continuation
@@ -77,6 +78,18 @@ public struct CompiledConfig {
 }
 
 extension CompiledConfig {
+    /// A source's `rotatedPattern` must compile and name what orders the chain.
+    static func checkRotatedPatterns(_ sources: [SpytailConfig.Source], _ d: ConfigDiagnostics) {
+        for (i, source) in sources.enumerated() {
+            guard let text = source.rotatedPattern else { continue }
+            let path = JSONPath.root.appending("sources").appending(i).appending("rotatedPattern")
+            guard let regex = compileRegex(text, path, d) else { continue }
+            if !regex.namedGroups.contains(where: { $0.name == "date" || $0.name == "index" }) {
+                d.report(path, .invalidValue("needs a named group 'date' or 'index', e.g. (?<date>\\d{4}-\\d\\d-\\d\\d)"))
+            }
+        }
+    }
+
     static func compileRegex(_ pattern: String, _ path: JSONPath, _ d: ConfigDiagnostics) -> Regex? {
         do throws(RegexError) {
             return try Regex(pattern)

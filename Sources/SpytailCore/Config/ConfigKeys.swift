@@ -1,7 +1,7 @@
 /// The keys each object of the config may hold: one table, read by the decoder and its unknown-key messages.
 enum ConfigKeys {
     static let root = ["sources", "checkpoints", "parse", "integrations", "filters", "outputs", "state", "tail"]
-    static let source = ["name", "include", "exclude", "rotated", "startAt", "followSymlinks"]
+    static let source = ["name", "include", "exclude", "rotated", "startAt", "followSymlinks", "olddir", "rotatedPattern"]
     static let parse = ["pattern", "timestampFormat", "multiline", "maxLineBytes", "categories", "tags"]
     static let multiline = ["continuation", "idleTimeoutMs"]
     static let category = ["name", "display", "color", "match", "default"]

@@ -43,12 +43,16 @@ extension SpytailConfig {
         let rotated = r.bool("rotated") ?? true
         let startAt = r.choice("startAt", Source.StartAt.self) ?? .beginning
         let followSymlinks = r.bool("followSymlinks") ?? false
+        let olddir = r.string("olddir")
+        let rotatedPattern = r.string("rotatedPattern")
         guard let name, let include else { return nil }
         var source = Source(name: name, include: include)
         source.exclude = exclude
         source.rotated = rotated
         source.startAt = startAt
         source.followSymlinks = followSymlinks
+        source.olddir = olddir
+        source.rotatedPattern = rotatedPattern
         return source
     }
 

@@ -40,6 +40,11 @@ public struct SpytailConfig: Sendable, Equatable {
         public var startAt = StartAt.beginning
         /// Read files reached through a symlink that points outside the pattern's folder.
         public var followSymlinks = false
+        /// Where rotated copies are moved (logrotate's `olddir`): absolute, or relative to the live file's folder.
+        public var olddir: String?
+        /// A regex for rotated names that do not start with the live name (logback, log4j2), matched against a
+        /// whole file name without its `.gz`; named groups `date` and `index` order the chain.
+        public var rotatedPattern: String?
 
         public init(name: String, include: [String]) {
             self.name = name

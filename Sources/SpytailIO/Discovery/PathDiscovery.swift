@@ -20,12 +20,12 @@ public struct PathDiscovery {
         var ordered: [String] = []
         var seen = Set<String>()
         for pattern in source.include.map({ PathPattern(resolve($0)) }) {
-            for live in expand(pattern) {
+            for live in expand(pattern) where !isRotatedCopy(live, of: source) {
                 if let target = escapingTarget(live, of: source) {
                     refused?(live, target)
                     continue
                 }
-                let chain = source.rotated ? rotatedChain(of: live) + [live] : [live]
+                let chain = source.rotated ? rotatedChain(of: live, source: source) + [live] : [live]
                 for path in chain where !seen.contains(path) && !excludes.contains(where: { $0.excludes(path: path) }) {
                     seen.insert(path)
                     ordered.append(path)
@@ -35,47 +35,67 @@ public struct PathDiscovery {
         return ordered
     }
 
-    /// The rotated copies of `live` in its folder, oldest first.
-    public func rotatedChain(of live: String) -> [String] {
-        let directory = Directory.parent(of: live)
-        let names = Directory.names(in: directory) ?? []
-        return RotationName.chain(live: Directory.baseName(of: live), names: names).map { Directory.join(directory, $0) }
+    /// The rotated copies of `live` in its folder and the source's `olddir`, oldest first.
+    public func rotatedChain(of live: String, source: SpytailConfig.Source) -> [String] {
+        Self.naming(for: source).chain(live: Directory.baseName(of: live), paths: candidates(near: live, source: source))
     }
 
     /// Every rotated copy of `live`, both forms of a rotation kept, oldest first (for fingerprint search).
-    public func rotatedCopies(of live: String) -> [String] {
-        let directory = Directory.parent(of: live)
-        let names = Directory.names(in: directory) ?? []
-        return RotationName.allCopies(live: Directory.baseName(of: live), names: names).map { Directory.join(directory, $0) }
+    public func rotatedCopies(of live: String, source: SpytailConfig.Source) -> [String] {
+        Self.naming(for: source).allCopies(live: Directory.baseName(of: live), paths: candidates(near: live, source: source))
     }
 
-    /// Orders explicit paths: members of one rotated chain oldest first (at the place of the chain's first
-    /// member), everything else as given.
+    /// The folders where `live`'s rotated copies can be: its own, and the source's `olddir`.
+    public func chainDirectories(of live: String, source: SpytailConfig.Source) -> [String] {
+        let directory = Directory.parent(of: live)
+        guard let olddir = source.olddir else { return [directory] }
+        let old = olddir.hasPrefix("/") ? Directory.normalize(olddir) : Directory.join(directory, olddir)
+        return old == directory ? [directory] : [directory, old]
+    }
+
+    /// Files in the chain's folders (names only are looked at; the live file itself is never a copy).
+    func candidates(near live: String, source: SpytailConfig.Source) -> [String] {
+        chainDirectories(of: live, source: source).flatMap { directory in
+            (Directory.names(in: directory) ?? []).map { Directory.join(directory, $0) }
+        }.filter { $0 != live }
+    }
+
+    /// The source's naming: the built-in names, plus its `rotatedPattern` (checked when the config was compiled).
+    public static func naming(for source: SpytailConfig.Source) -> RotationNaming {
+        RotationNaming(pattern: source.rotatedPattern.flatMap { try? Regex($0) })
+    }
+
+    /// Orders explicit paths: members of one rotated chain oldest first, the live file last, wherever each
+    /// sits (`logs/app.log logs/old/app.log.*`), at the place of the chain's first path; everything else as given.
+    /// Copies in another folder join the chain of the one live file of their name, if there is exactly one.
     public static func orderExplicit(_ paths: [String]) -> [String] {
-        var groups: [(live: String, members: [String])] = []
+        func chainName(_ path: String) -> String {
+            RotationName.liveName(of: Directory.baseName(of: path)) ?? Directory.baseName(of: path)
+        }
+        let lives = Dictionary(grouping: paths.filter { RotationName.liveName(of: Directory.baseName(of: $0)) == nil }, by: chainName)
+        func chainKey(_ path: String) -> String {
+            let name = chainName(path)
+            let sameFolder = Directory.join(Directory.parent(of: path), name)
+            if paths.contains(sameFolder) { return sameFolder }
+            if let only = lives[name], only.count == 1 { return only[0] }
+            return "*/" + name  // copies without a live file: one chain per name
+        }
+        var groups: [(key: String, members: [String])] = []
         for path in paths {
-            let name = Directory.baseName(of: path), directory = Directory.parent(of: path)
-            let live = paths.first { other in
-                other != path && Directory.parent(of: other) == directory
-                    && RotationName.parse(live: Directory.baseName(of: other), candidate: name) != nil
-            } ?? path
-            if let index = groups.firstIndex(where: { $0.live == live }) {
-                groups[index].members.append(path)
-            } else {
-                groups.append((live, [path]))
-            }
+            let key = chainKey(path)
+            if let index = groups.firstIndex(where: { $0.key == key }) { groups[index].members.append(path) } else { groups.append((key, [path])) }
         }
         return groups.flatMap { group in
-            let liveName = Directory.baseName(of: group.live)
-            return group.members.sorted { a, b in
-                let ra = RotationName.parse(live: liveName, candidate: Directory.baseName(of: a))?.rotation
-                let rb = RotationName.parse(live: liveName, candidate: Directory.baseName(of: b))?.rotation
+            group.members.enumerated().sorted { a, b in
+                let ra = RotationName.parse(live: chainName(a.element), candidate: Directory.baseName(of: a.element))?.rotation
+                let rb = RotationName.parse(live: chainName(b.element), candidate: Directory.baseName(of: b.element))?.rotation
                 switch (ra, rb) {
-                case let (x?, y?): return x < y
+                case let (x?, y?): return x == y ? a.offset < b.offset : x < y
                 case (_?, nil): return true  // rotated before live
-                default: return false
+                case (nil, _?): return false
+                default: return a.offset < b.offset
                 }
-            }
+            }.map(\.element)
         }
     }
 
@@ -107,10 +127,25 @@ public struct PathDiscovery {
         return String(cString: resolved)
     }
 
-    /// Whether `path` is one of `source`'s live files: matched by an include pattern, not excluded.
+    /// Whether `path` is one of `source`'s live files: matched by an include pattern, not excluded, and not a
+    /// rotated copy of a name the patterns match (`app-20261123.log` beside `app.log` under `*.log`).
     public func isLiveFile(_ path: String, of source: SpytailConfig.Source) -> Bool {
+        matchesInclude(path, of: source) && !source.exclude.contains { PathPattern($0).excludes(path: path) }
+            && !isRotatedCopy(path, of: source)
+    }
+
+    func matchesInclude(_ path: String, of source: SpytailConfig.Source) -> Bool {
         source.include.contains { PathPattern(resolve($0)).matches(path: path) }
-            && !source.exclude.contains { PathPattern($0).excludes(path: path) }
+    }
+
+    /// A rotated copy by its name: its live name is one the source's patterns match, or its `rotatedPattern` matches it.
+    func isRotatedCopy(_ path: String, of source: SpytailConfig.Source) -> Bool {
+        guard source.rotated else { return false }
+        let name = Directory.baseName(of: path)
+        if let live = RotationName.liveName(of: name), matchesInclude(Directory.join(Directory.parent(of: path), live), of: source) {
+            return true
+        }
+        return source.rotatedPattern != nil && Self.naming(for: source).patterned(name) != nil
     }
 
     /// Live files of `source` (no rotated chains), sorted.

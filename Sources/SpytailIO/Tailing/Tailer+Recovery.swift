@@ -26,6 +26,7 @@ extension Tailer {
                 if source.startAt == .end && !known {
                     try followAtEnd(path)
                 } else {
+                    if !known && source.rotated { try readHistory(of: path, source: source) }
                     try reconcilePath(path)
                 }
             }
@@ -34,6 +35,26 @@ extension Tailer {
         // reported now rather than silently skipped.
         for directory in watched.sorted() { try reconcileDirectory(directory) }
         try commit(durable: true)
+    }
+
+    /// A live file never seen before, on the first start with `startAt: beginning`: its rotated chain is
+    /// read oldest first (damage reported as in `scan`) before the live file is followed. Nothing of it is
+    /// checkpointed; the live file's checkpoint then marks the whole chain as read, so a restart skips it.
+    func readHistory(of path: String, source: SpytailConfig.Source) throws(SinkError) {
+        for member in discovery.rotatedChain(of: path, source: source) {
+            do { _ = try FileOpener.open(member) } catch {
+                events.report(.readFailed(error))
+                continue
+            }
+            guard let fingerprint = Self.fingerprint(of: member) else { continue }  // empty
+            events.report(.fileStarted(path: member, compressed: member.hasSuffix(".gz")))
+            try catchUp(member, from: 0, fingerprint: fingerprint, as: path)
+        }
+    }
+
+    /// The source `path` is a live file of; a source with the built-in names only when none is (any more).
+    func source(of path: String) -> SpytailConfig.Source {
+        config.sources.first { discovery.isLiveFile(path, of: $0) } ?? SpytailConfig.Source(name: "", include: [])
     }
 
     /// Follows `path` from its end (aligned to the start of the line being written, so no half line).
@@ -65,7 +86,7 @@ extension Tailer {
     /// fingerprint in the path's rotated chain, reads it from its offset, reads every newer member whole,
     /// and follows the live file.
     func resume(_ path: String, from checkpoints: [Checkpoint]) throws(SinkError) {
-        let chain = discovery.rotatedCopies(of: path) + (Syscall.stat(path) != nil ? [path] : [])
+        let chain = discovery.rotatedCopies(of: path, source: source(of: path)) + (Syscall.stat(path) != nil ? [path] : [])
         var fingerprints: [Fingerprint?] = chain.map { _ in nil }
         var start: Int?
         var offsets: [Fingerprint: Int64] = [:]
@@ -177,7 +198,7 @@ extension Tailer {
     func recoverTruncation(_ file: TailedFile) throws(SinkError) {
         events.report(.truncated(path: file.followPath))
         if let fingerprint = file.source?.fingerprint {
-            let copy = discovery.rotatedCopies(of: file.followPath).reversed().prefix(4).first { Self.fingerprint(of: $0) == fingerprint }
+            let copy = discovery.rotatedCopies(of: file.followPath, source: source(of: file.followPath)).reversed().prefix(4).first { Self.fingerprint(of: $0) == fingerprint }
             if let copy {
                 try catchUp(copy, from: file.offset, fingerprint: fingerprint, as: file.followPath, into: file)
                 try reportGap(GapReport(file: file.source!, offset: file.offset, bytes: nil, reason: .copytruncate))
