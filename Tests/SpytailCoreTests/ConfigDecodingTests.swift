@@ -105,7 +105,7 @@ struct ConfigSiblingKeyTests {
           "sources[0].exclude[0]: expected a non-empty string, found a number",
           "sources[0].rotated: expected a boolean, found a string",
           "sources[0].startAt: 'middle' is not one of: beginning, end",
-          "sources[0].colour: unknown key; allowed here: exclude, followSymlinks, include, name, rotated, startAt"]),
+          "sources[0].colour: unknown key; allowed here: exclude, followSymlinks, include, name, olddir, rotated, rotatedPattern, startAt"]),
         (#"{"parse":{"tags":[{"name":"t","match":{"contains":1,"field":"level","regexp":"a"}}]}}"#,
          ["parse.tags[0].match.contains: expected a string, found a number",
           "parse.tags[0].match.regexp: unknown key; allowed here: contains, field, prefix, regex"]),
