@@ -15,7 +15,7 @@ public struct PathDiscovery {
         files(for: source, refused: nil)
     }
 
-    public func files(for source: SpytailConfig.Source, refused: ((String, String) -> Void)?) -> [String] {
+    public func files(for source: SpytailConfig.Source, withChains: Bool = true, refused: ((String, String) -> Void)?) -> [String] {
         let excludes = source.exclude.map(PathPattern.init)
         var ordered: [String] = []
         var seen = Set<String>()
@@ -25,7 +25,7 @@ public struct PathDiscovery {
                     refused?(live, target)
                     continue
                 }
-                let chain = source.rotated ? rotatedChain(of: live, source: source) + [live] : [live]
+                let chain = source.rotated && withChains ? rotatedChain(of: live, source: source) + [live] : [live]
                 for path in chain where !seen.contains(path) && !excludes.contains(where: { $0.excludes(path: path) }) {
                     seen.insert(path)
                     ordered.append(path)
@@ -150,9 +150,7 @@ public struct PathDiscovery {
 
     /// Live files of `source` (no rotated chains), sorted.
     public func liveFiles(for source: SpytailConfig.Source) -> [String] {
-        var files = source
-        files.rotated = false
-        return self.files(for: files)
+        files(for: source, withChains: false, refused: nil)
     }
 
     private func walkDirectories(_ directory: String, _ rest: ArraySlice<String>, into found: inout Set<String>) {
