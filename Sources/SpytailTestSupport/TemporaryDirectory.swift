@@ -45,7 +45,7 @@ public struct TemporaryDirectory {
 
     public func remove() { Self.removeTree(path) }
 
-    static func removeTree(_ path: String) {
+    public static func removeTree(_ path: String) {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
         if info.st_mode & S_IFMT == S_IFDIR {
