@@ -13,7 +13,9 @@ struct RunCommand: ParsableCommand {
             Watches the folders of the sources' include patterns with inotify, follows each live file through \
             rename and copytruncate rotation, and saves its position in the checkpoint file after the outputs \
             have the data. On start it resumes every checkpointed file (also when it was rotated and \
-            compressed meanwhile); files never seen start per the source's "startAt".
+            compressed meanwhile); files never seen start per the source's "startAt": "beginning" reads \
+            the file's rotated chain oldest first, then the live file (once: a restart skips that history); \
+            "end" starts with what is written from now on.
 
             Signals: SIGTERM/SIGINT stop (flush, checkpoint, exit 0); SIGHUP reloads the config (so does \
             saving the config file); SIGUSR1 switches recording ⇄ idle. A reloaded config that does not \

@@ -13,10 +13,12 @@ struct ScanCommand: ParsableCommand {
         abstract: "Read logs to their end with the config's rules, then exit (post-mortem analysis).",
         discussion: """
             Without PATHs, reads every configured source; a source with "rotated": true is read as its \
-            rotated chain oldest first (app.log.11.gz … app.log.2.gz, app.log.1, then app.log; dateext \
-            names such as app.log-20261120.gz too). PATHs are read in the order given, except that the \
-            members of one rotated chain are read oldest first, so 'spytail scan -c c.json app.log*' \
-            does the right thing. Gzip is recognised by content, not by name.
+            rotated chain oldest first (app.log.11.gz … app.log.2.gz, app.log.1, then app.log; also \
+            logrotate dateext with any dateformat, "extension", Python's TimedRotatingFileHandler names such \
+            as app.log.2026-11-23_07-48-50, the source's "olddir" and "rotatedPattern"). PATHs are read in \
+            the order given, except that the members of one rotated chain are read oldest first wherever \
+            they sit, so 'spytail scan -c c.json app.log*' or 'logs/app.log logs/old/*' do the right \
+            thing. Gzip is recognised by content, not by name.
 
             A file that cannot be read, or a gzip that is truncated or corrupt, is reported on stderr with \
             its offset after everything before the damage is written, followed in every output by a "gap" \
