@@ -39,6 +39,17 @@ struct CheckpointCodecTests {
         #expect(decoded.sorted { $0.path < $1.path } == checkpoints.sorted { $0.path < $1.path })
     }
 
+    @Test func theDrainedMarkRoundTripsAndOlderFilesWithoutItStillRead() throws {
+        var drained = Checkpoint(path: "/l/app.log", identity: FileIdentity(device: 1, inode: 9), fingerprint: Fingerprint(value: 7),
+                                 offset: 10, tailHash: 3)
+        drained.drained = true
+        let text = String(decoding: CheckpointCodec.encode([drained]), as: UTF8.self)
+        #expect(text.contains(#""drained":true"#))
+        #expect(try CheckpointCodec.decode(Array(text.utf8)) == [drained])
+        let old = #"{"version":1,"files":[{"path":"/l/app.log","device":1,"inode":9,"fingerprint":"7","offset":10,"tailHash":"3"}]}"#
+        #expect(try CheckpointCodec.decode(Array(old.utf8)).first?.drained == false)
+    }
+
     @Test(arguments: [
         ("", "invalid JSON"),
         (#"{"version": 2, "files": []}"#, "unsupported version"),

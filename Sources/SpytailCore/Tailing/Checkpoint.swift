@@ -9,6 +9,9 @@ public struct Checkpoint: Sendable, Equatable {
     public var offset: Int64
     /// FNV-1a of the (up to) `Checkpoint.tailLength` bytes before `offset`.
     public var tailHash: UInt64
+    /// A rotated-away file that was read to its end and closed while quiet: read again if it grows, and if
+    /// it is gone at a restart, nothing was lost (no `vanished` gap).
+    public var drained = false
 
     public static let tailLength = 256
 

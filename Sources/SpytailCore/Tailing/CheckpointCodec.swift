@@ -1,5 +1,6 @@
 /// The checkpoint file's format, versioned:
-/// `{"version":1,"files":[{"path":…,"device":…,"inode":…,"fingerprint":"…","offset":…,"tailHash":"…"}]}`.
+/// `{"version":1,"files":[{"path":…,"device":…,"inode":…,"fingerprint":"…","offset":…,"tailHash":"…"}]}`,
+/// with `"drained":true` on a rotated-away file read to its end (an optional key: version 1 still).
 public enum CheckpointCodec {
     public static let version = 1
 
@@ -17,7 +18,8 @@ public enum CheckpointCodec {
             out.append("{\"path\":")
             out.appendJSONString(c.path)
             out.append(",\"device\":\(c.identity.device),\"inode\":\(c.identity.inode),\"fingerprint\":\"\(c.fingerprint)\"")
-            out.append(",\"offset\":\(c.offset),\"tailHash\":\"\(Fingerprint(value: c.tailHash))\"}")
+            out.append(",\"offset\":\(c.offset),\"tailHash\":\"\(Fingerprint(value: c.tailHash))\"")
+            out.append(c.drained ? ",\"drained\":true}" : "}")
         }
         out.append("\n]}\n")
         return out.array
@@ -42,7 +44,9 @@ public enum CheckpointCodec {
               case .number(let offset)? = o["offset"], offset >= 0,
               case .string(let tail)? = o["tailHash"], let tailHash = UInt64(tail, radix: 16)
         else { throw DecodeError(reason: "files[\(index)]: missing or malformed field") }
-        return Checkpoint(path: path, identity: FileIdentity(device: UInt64(device), inode: UInt64(inode)),
-                          fingerprint: Fingerprint(value: fp), offset: Int64(offset), tailHash: tailHash)
+        var checkpoint = Checkpoint(path: path, identity: FileIdentity(device: UInt64(device), inode: UInt64(inode)),
+                                    fingerprint: Fingerprint(value: fp), offset: Int64(offset), tailHash: tailHash)
+        checkpoint.drained = o["drained"] == .bool(true)
+        return checkpoint
     }
 }

@@ -108,6 +108,14 @@ public struct PathDiscovery {
             found.insert(root)
             if pattern.components.count > 1 { walkDirectories(root, pattern.components.dropLast()[...], into: &found) }
         }
+        // logrotate's olddir of each folder live files can be in, where it exists (its creation in a watched
+        // folder makes `run` look again).
+        if source.rotated, let olddir = source.olddir {
+            for directory in Array(found) {
+                let old = olddir.hasPrefix("/") ? Directory.normalize(olddir) : Directory.join(directory, olddir)
+                if Syscall.stat(old)?.isDirectory == true { found.insert(old) }
+            }
+        }
         return found.sorted()
     }
 

@@ -20,6 +20,11 @@ public enum FileOpener {
         return PlainFileReader(fd: fd, path: path, prefix: head)
     }
 
+    /// Whether `path` is a readable regular file that is not gzip (one that a writer may still append to).
+    public static func isPlain(_ path: String) -> Bool {
+        (try? open(path)).map { $0 is PlainFileReader } ?? false
+    }
+
     /// Opens `path` read-only; refuses anything but a regular file (a directory, a FIFO …) with a message.
     public static func openRegularFile(_ path: String) throws(ReadError) -> (fd: Int32, info: Glibc.stat) {
         let fd: Int32

@@ -1,4 +1,5 @@
 import Glibc
+import SpytailCore
 
 /// The one place system calls are made from: retries EINTR, turns -1 into a typed `Errno`.
 public enum Syscall {
@@ -42,6 +43,20 @@ public enum Syscall {
     }
 
     public static func close(_ fd: Int32) { _ = Glibc.close(fd) }
+
+    /// Where an open file is now (`/proc/self/fd/N`), wherever it was renamed to; nil once it is deleted.
+    public static func pathOfDescriptor(_ fd: Int32) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        let path = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return path.hasSuffix(" (deleted)") ? nil : path
+    }
+}
+
+extension FileIdentity {
+    /// The identity `stat` shows.
+    public init(_ info: Glibc.stat) { self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) }
 }
 
 extension stat {

@@ -12,6 +12,8 @@ final class TailedFile {
     var currentPath: String
     /// Followed by path (false: rotated away, drained until deleted or quiet for `rotateWait`).
     var following = true
+    /// The folder watched only for this drained file (it was moved where nothing else is watched).
+    var drainWatch: String?
     private(set) var fd: Int32
     /// Next byte to read.
     private(set) var offset: Int64
@@ -50,6 +52,7 @@ final class TailedFile {
     }
 
     var isOpen: Bool { fd >= 0 }
+    var descriptor: Int32 { fd }
 
     /// Where a restart should resume (0 while the fingerprint is undecided: nothing was delivered).
     var resumeOffset: Int64 { stream?.resumeOffset ?? 0 }

@@ -13,9 +13,11 @@ extension Tailer {
     /// Something in `directory` was created, deleted or moved: look at every file of ours there and
     /// every live file it holds.
     func reconcileDirectory(_ directory: String) throws(SinkError) {
-        for file in Array(files.values) where Directory.parent(of: file.followPath) == directory {
+        for file in Array(files.values)
+        where Directory.parent(of: file.followPath) == directory || Directory.parent(of: file.currentPath) == directory {
             if files[file.identity] != nil { try reconcile(file) }
         }
+        forgetRetired(in: directory)
         let names = Set(Directory.names(in: directory) ?? [])
         for name in names {
             let path = Directory.join(directory, name)
@@ -42,6 +44,10 @@ extension Tailer {
         let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         if let file = files[identity] {
             if byPath[path] != identity { try reconcile(file) }  // a drained file under its rotated name
+            return
+        }
+        if let old = retired[identity] {
+            try revive(old, at: path, size: Int64(info.st_size))
             return
         }
         guard byPath[path] == nil, isLive(path) else { return }
@@ -87,6 +93,7 @@ extension Tailer {
             try read(file)
             file.following = false
             byPath[file.followPath] = nil
+            locate(file)
             events.report(.rotated(path: file.followPath))
             if newFile { try reconcilePath(file.followPath) }
         case .deleted(let newFile):
@@ -119,15 +126,18 @@ extension Tailer {
         try read(file)
     }
 
-    func read(_ file: TailedFile) throws(SinkError) {
-        guard file.isOpen, !pipeline.isStalled else { return }
+    /// Reads what the file holds past our offset; returns the bytes read.
+    @discardableResult
+    func read(_ file: TailedFile) throws(SinkError) -> Int64 {
+        guard file.isOpen, !pipeline.isStalled else { return 0 }
         let pipeline = self.pipeline
-        try file.readToEnd(buffer: buffer, now: uptime, keepGoing: { !pipeline.isStalled }, emit)
+        return try file.readToEnd(buffer: buffer, now: uptime, keepGoing: { !pipeline.isStalled }, emit)
     }
 
     /// Emits what the file holds back, closes it and forgets it.
     func close(_ file: TailedFile, reason: String) throws(SinkError) {
         try file.finish(emit)
+        releaseDrainWatch(of: file)
         file.close()
         files[file.identity] = nil
         if byPath[file.followPath] == file.identity { byPath[file.followPath] = nil }

@@ -95,7 +95,8 @@ extension Tailer {
             fingerprints[index] = Self.fingerprint(of: chain[index])
             if let fp = fingerprints[index], offsets[fp] != nil { start = index }
         }
-        for checkpoint in checkpoints where !fingerprints.contains(checkpoint.fingerprint) {
+        // A drained file was read to its end when it went quiet: gone now, nothing of it was lost.
+        for checkpoint in checkpoints where !fingerprints.contains(checkpoint.fingerprint) && !checkpoint.drained {
             let file = SourceFile(path: path, fingerprint: checkpoint.fingerprint)
             try reportGap(GapReport(file: file, offset: checkpoint.offset, bytes: nil, reason: .vanished))
         }
@@ -118,6 +119,9 @@ extension Tailer {
                     continue
                 }
                 try follow(path, from: offset, fingerprint: fingerprints[index])
+            } else if let fp = fingerprints[index], offsets[fp] != nil, FileOpener.isPlain(chain[index]) {
+                // A rotated copy we were draining (or had retired): its writer may still be appending.
+                try drain(chain[index], from: offset, fingerprint: fp, as: path)
             } else {
                 try catchUp(chain[index], from: offset, fingerprint: fingerprints[index], as: path)
             }

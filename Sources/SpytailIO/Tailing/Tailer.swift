@@ -25,7 +25,12 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     var files: [FileIdentity: TailedFile] = [:]
     var byPath: [String: FileIdentity] = [:]
     var parked: [String: Checkpoint] = [:]
+    /// Rotated-away files read to their end and closed while quiet, by identity: read again if they grow.
+    var retired: [FileIdentity: RetiredFile] = [:]
+    var retiredCount = 0
     var watched: Set<String> = []
+    /// Folders watched only because a drained or retired file sits there now, with how many do.
+    var drainWatches: [String: Int] = [:]
     var lastSaved: [Checkpoint] = []
     var lastSync: Duration = .zero
     var unsyncedChanges = false
@@ -218,8 +223,9 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         let rotateWait = Duration.milliseconds(config.tail.rotateWaitMs)
         for file in Array(files.values) {
             if !file.following && now - file.lastActivity >= rotateWait {
-                try read(file)
-                try close(file, reason: "rotated away and quiet for \(config.tail.rotateWaitMs) ms")
+                // Quiet only counts when it really stopped growing (its folder may be one we do not watch).
+                if try read(file) > 0 { continue }
+                try retire(file)
             } else if file.hasPendingEntry && now - file.lastActivity >= idle {
                 try file.flushPendingEntry(emit)
             }
@@ -268,7 +274,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     }
 
     func currentCheckpoints() -> [Checkpoint] {
-        (files.values.compactMap { $0.checkpoint() } + parked.values).sorted { ($0.path, $0.offset) < ($1.path, $1.offset) }
+        (files.values.compactMap { $0.checkpoint() } + parked.values + retired.values.map(\.checkpoint)).sorted { ($0.path, $0.offset) < ($1.path, $1.offset) }
     }
 
     func shutDown() throws(SinkError) {

@@ -1,0 +1,117 @@
+import Glibc
+import SpytailCore
+
+/// A rotated-away file is followed through its descriptor by what happens to it, wherever it was moved:
+/// its folder is watched while it is drained, it is closed only once it really stopped growing, and then it
+/// is *retired* (descriptor closed, position kept and checkpointed): if it grows again (a writer that never
+/// reopens), it is read again from there, now or after a restart.
+extension Tailer {
+    /// Finds where a drained file is now (its descriptor's path) and watches that folder if nothing else does.
+    func locate(_ file: TailedFile) {
+        guard let now = Syscall.pathOfDescriptor(file.descriptor) else { return }
+        file.currentPath = now
+        let directory = Directory.parent(of: now)
+        guard file.drainWatch != directory else { return }
+        releaseDrainWatch(of: file)
+        guard !watched.contains(directory) else { return }
+        file.drainWatch = directory
+        addDrainWatch(directory)
+    }
+
+    func addDrainWatch(_ directory: String) {
+        drainWatches[directory, default: 0] += 1
+        if drainWatches[directory] == 1, !watched.contains(directory) { _ = watcher?.watch(directory) }
+    }
+
+    func releaseDrainWatch(of file: TailedFile) {
+        guard let directory = file.drainWatch else { return }
+        file.drainWatch = nil
+        releaseDrainWatch(directory)
+    }
+
+    func releaseDrainWatch(_ directory: String) {
+        guard let count = drainWatches[directory] else { return }
+        if count > 1 { drainWatches[directory] = count - 1; return }
+        drainWatches[directory] = nil
+        if !watched.contains(directory) { watcher?.unwatch(directory) }
+    }
+
+    /// Quiet for `rotateWait` with nothing more to read: emits what it holds back and closes the descriptor,
+    /// keeping its position (checkpointed, marked drained) in case it grows again.
+    func retire(_ file: TailedFile) throws(SinkError) {
+        locate(file)
+        try file.finish(emit)
+        let checkpoint = file.checkpoint()
+        let watch = file.drainWatch
+        file.drainWatch = nil  // handed to the retired record
+        file.close()
+        files[file.identity] = nil
+        if byPath[file.followPath] == file.identity { byPath[file.followPath] = nil }
+        events.report(.closed(path: file.currentPath, reason: "rotated away and quiet for \(config.tail.rotateWaitMs) ms; read again if it grows"))
+        guard var checkpoint, Syscall.stat(file.currentPath).map({ FileIdentity($0) == file.identity }) == true else {
+            if let watch { releaseDrainWatch(watch) }
+            return
+        }
+        checkpoint.drained = true
+        retiredCount += 1
+        retired[file.identity] = RetiredFile(checkpoint: checkpoint, currentPath: file.currentPath, watch: watch, order: retiredCount)
+        if retired.count > Self.retiredLimit, let oldest = retired.min(by: { $0.value.order < $1.value.order }) {
+            forget(oldest.key)
+        }
+    }
+
+    /// At most this many retired files are remembered (the oldest is forgotten first).
+    static var retiredLimit: Int { 256 }
+
+    /// A retired file seen again at `path`: grown → drained again from its offset; shorter → forgotten.
+    func revive(_ old: RetiredFile, at path: String, size: Int64) throws(SinkError) {
+        let checkpoint = old.checkpoint
+        guard size != checkpoint.offset else { return }
+        forget(checkpoint.identity)
+        guard size > checkpoint.offset else {
+            events.report(.warning("\(path): a rotated file read to offset \(checkpoint.offset) is now shorter (\(size) bytes); not read again"))
+            return
+        }
+        try drain(path, from: checkpoint.offset, fingerprint: checkpoint.fingerprint, as: checkpoint.path)
+    }
+
+    /// Opens a rotated-away plain file and drains it from `offset` (its records carry the live path).
+    func drain(_ path: String, from offset: Int64, fingerprint: Fingerprint, as livePath: String) throws(SinkError) {
+        try makeRoom()
+        let file: TailedFile
+        do {
+            file = try TailedFile(path: path, followPath: livePath, offset: offset, fingerprint: fingerprint,
+                                  maxLineBytes: config.parse.maxLineBytes, continuation: pipeline.continuation, now: uptime)
+        } catch {
+            return warnOnce(path, message: "\(error)")
+        }
+        guard files[file.identity] == nil else { return }
+        file.following = false
+        files[file.identity] = file
+        locate(file)
+        events.report(.following(path: path, offset: offset))
+        try read(file)
+    }
+
+    func forget(_ identity: FileIdentity) {
+        guard let old = retired.removeValue(forKey: identity) else { return }
+        if let watch = old.watch { releaseDrainWatch(watch) }
+    }
+
+    /// Retired files whose name in `directory` no longer leads to them (deleted, or moved where we cannot see).
+    func forgetRetired(in directory: String) {
+        for (identity, old) in retired where Directory.parent(of: old.currentPath) == directory {
+            if Syscall.stat(old.currentPath).map({ FileIdentity($0) }) != identity { forget(identity) }
+        }
+    }
+}
+
+/// A rotated-away file read to its end and closed: where it is, and where reading stands.
+struct RetiredFile {
+    var checkpoint: Checkpoint
+    var currentPath: String
+    /// The folder watched for it alone, if any.
+    var watch: String?
+    /// Retirement order, to forget the oldest first.
+    var order: Int
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Glibc
+import Testing
+import SpytailTestSupport
+
+/// Rotated files that leave the folder or keep growing (the no-silent-loss issue), with real writers:
+/// every line on disk is exported once, or a `gap` record says what truly cannot be read.
+@Suite(.serialized)
+struct RotatedAwayTests {
+    struct Scheme: CustomTestStringConvertible, Sendable {
+        let name: String
+        let logrotate: String
+        let source: String
+        var testDescription: String { name }
+    }
+
+    static let schemes = [
+        Scheme(name: "olddir + compress", logrotate: "olddir old\n compress", source: #", "olddir": "old""#),
+        Scheme(name: "olddir", logrotate: "olddir old", source: #", "olddir": "old""#),
+        Scheme(name: "extension .log + dateext", logrotate: "extension .log\n dateext\n dateformat -%Y%m%d-%s", source: ""),
+    ]
+
+    /// A writer at 3,000 lines/s reopening on SIGHUP (logrotate's postrotate); two rotations while spytail
+    /// runs, SIGTERM within `rotateWaitMs` of the second, a third rotation while it is stopped, a restart.
+    @Test(arguments: schemes)
+    func renameRotationWithARestartIsExactlyOnce(_ scheme: Scheme) throws {
+        let dir = try RunTools.workspace(["logs/old", "state"])
+        defer { dir.remove() }
+        let log = dir.write("logs/app.log", "")
+        let config = dir.write("c.json", #"{"sources": [{"name": "app", "include": ["logs/*.log"]\#(scheme.source)}], "checkpoints": "state/cp.json", "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}"#)
+        let output = dir.file("out.jsonl")
+        let first = try RunningSpytail(config: config, in: dir)
+        #expect(RunTools.waitUntil { first.stderr.contains("following from offset 0") }, "\(first.stderr)")
+        let total = 9000
+        let writer = try RunTools.startWriter(log, first: 1, count: total, rate: 3000, in: dir)
+        let rotate = dir.write("logrotate.conf", "\(log) {\n rotate 50\n missingok\n create\n \(scheme.logrotate)\n postrotate\n  kill -HUP \(writer.processIdentifier)\n endscript\n}\n")
+        var second = time(nil)
+        func rotateNow() throws {
+            #expect(RunTools.waitUntil(3) { time(nil) != second })  // dated names are unique per second
+            second = time(nil)
+            let result = try RunTools.logrotate(rotate, state: dir.file("state/logrotate.status"))
+            #expect(result.status == 0, "logrotate: \(result.stderr)")
+        }
+        for step in 1...2 {
+            #expect(RunTools.waitUntil { RunTools.reached(output, step * 1500) }, "\(first.stderr)")
+            try rotateNow()
+        }
+        #expect(RunTools.waitUntil { RunTools.reached(output, 3500) })
+        #expect(first.stop().status == 0)
+        #expect(RunTools.waitUntil { Self.lines(onDisk: dir) >= 5000 })
+        try rotateNow()
+        let restarted = try RunningSpytail(config: config, in: dir)
+        writer.waitUntilExit()
+        let done = RunTools.waitUntil(30) { RunTools.reached(output, total) }
+        #expect(restarted.stop().status == 0)
+        #expect(done, "\(restarted.stderr)")
+        let (counts, gaps, _) = RunTools.sequences(in: output)
+        #expect(counts.count == total, "missing \(total - counts.count); \(first.stderr)\n\(restarted.stderr)")
+        #expect(counts.values.allSatisfy { $0 == 1 }, "duplicated: \(counts.filter { $0.value > 1 }.count)")
+        #expect(gaps.isEmpty, "\(gaps)")
+    }
+
+    /// `mv logs/app.log elsewhere/app.log.1; : > logs/app.log` while the writer keeps its descriptor and
+    /// appends for several times `rotateWaitMs`: the moved file is followed where it went.
+    @Test func aFileMovedOutOfTheFolderWhileWrittenIsFollowedThere() throws {
+        let dir = try RunTools.workspace(["logs", "elsewhere", "state"])
+        defer { dir.remove() }
+        let log = dir.write("logs/app.log", "")
+        let config = dir.write("c.json", RunTools.config(include: "logs/*.log", extra: #", "tail": {"rotateWaitMs": 500}"#))
+        let output = dir.file("out.jsonl")
+        let spytail = try RunningSpytail(config: config, in: dir)
+        #expect(RunTools.waitUntil { spytail.stderr.contains("following from offset 0") }, "\(spytail.stderr)")
+        let total = 3000
+        let writer = try RunTools.startWriter(log, first: 1, count: total, rate: 1000, in: dir)
+        #expect(RunTools.waitUntil { RunTools.reached(output, 300) })
+        try FileManager.default.moveItem(atPath: log, toPath: dir.file("elsewhere/app.log.1"))
+        dir.write("logs/app.log", "")
+        writer.waitUntilExit()  // ~2.7 s more of writing into the moved file: over five times rotateWaitMs
+        let done = RunTools.waitUntil { RunTools.reached(output, total) }
+        #expect(spytail.stop().status == 0)
+        #expect(done, "\(spytail.stderr)")
+        let (counts, gaps, _) = RunTools.sequences(in: output)
+        #expect(counts.count == total && counts.values.allSatisfy { $0 == 1 }, "\(counts.count) of \(total); \(spytail.stderr)")
+        #expect(gaps.isEmpty, "\(gaps)")
+    }
+
+    /// logrotate `create` and a writer that never reopens: it keeps writing into `app.log.1`, pauses longer
+    /// than `rotateWaitMs`, writes again, and writes more while spytail is stopped. All of it is exported.
+    @Test func aWriterThatNeverReopensAndPausesIsReadAgainAlsoAfterARestart() throws {
+        let dir = try RunTools.workspace()
+        defer { dir.remove() }
+        let log = dir.write("logs/app.log", "")
+        let config = dir.write("c.json", RunTools.config(include: "logs/*.log", extra: #", "tail": {"rotateWaitMs": 300}"#))
+        let output = dir.file("out.jsonl")
+        let rotate = dir.write("logrotate.conf", "\(log) {\n rotate 5\n missingok\n create\n}\n")
+        let handle = try #require(FileHandle(forWritingAtPath: log))  // the writer's one descriptor, never reopened
+        var next = 1
+        func write(_ count: Int) {
+            handle.write(Data((next..<(next + count)).map { "2026-11-20T10:00:00Z INFO seq=\($0) payload\n" }.joined().utf8))
+            next += count
+        }
+        let first = try RunningSpytail(config: config, in: dir)
+        #expect(RunTools.waitUntil { first.stderr.contains("following from offset 0") }, "\(first.stderr)")
+        write(1000)
+        #expect(RunTools.waitUntil { RunTools.reached(output, 1000) })
+        #expect(try RunTools.logrotate(rotate, state: dir.file("state/logrotate.status")).status == 0)
+        write(500)  // into app.log.1
+        #expect(RunTools.waitUntil { first.stderr.contains("quiet for 300 ms; read again if it grows") }, "\(first.stderr)")
+        write(500)  // after the pause: the retired file grows again
+        #expect(RunTools.waitUntil { RunTools.reached(output, 2000) }, "\(first.stderr)")
+        #expect(RunTools.waitUntil { first.stderr.components(separatedBy: "read again if it grows").count > 2 }, "retired again")
+        #expect(first.stop().status == 0)
+        write(500)  // while stopped
+        let second = try RunningSpytail(config: config, in: dir)
+        #expect(RunTools.waitUntil { RunTools.reached(output, 2500) }, "\(second.stderr)")
+        write(100)  // and after the restart, once more
+        #expect(RunTools.waitUntil { RunTools.reached(output, 2600) }, "\(second.stderr)")
+        #expect(second.stop().status == 0)
+        try handle.close()
+        let (counts, gaps, _) = RunTools.sequences(in: output)
+        #expect(counts.count == 2600 && counts.values.allSatisfy { $0 == 1 }, "\(counts.count) of 2600; \(second.stderr)")
+        #expect(gaps.isEmpty, "\(gaps)")
+    }
+
+    /// Lines on disk under logs/ (plain and gzip), by their sequence numbers.
+    static func lines(onDisk dir: TemporaryDirectory) -> Int {
+        (try? Harness.run("/bin/sh", ["-c", "cd \"$0\" && find logs -type f -exec gzip -dcf {} + | wc -l", dir.path]))
+            .flatMap { Int($0.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+    }
+}
