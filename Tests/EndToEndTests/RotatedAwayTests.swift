@@ -122,6 +122,33 @@ struct RotatedAwayTests {
         #expect(gaps.isEmpty, "\(gaps)")
     }
 
+    /// A file created, written and rotated between two looks (a logger rotating many times a second, with a
+    /// gzip namer) arrives as the newest rotated copy with content never seen: it is read whole, once. An
+    /// older copy arriving (logrotate compressing `app.log.2`) is not read again.
+    @Test func contentRotatedAwayBeforeItCouldBeOpenedIsReadFromItsCopy() throws {
+        let dir = try RunTools.workspace(["logs", "staging", "state"])
+        defer { dir.remove() }
+        func lines(_ range: ClosedRange<Int>) -> String { range.map { "2026-11-20T10:00:00Z INFO seq=\($0)\n" }.joined() }
+        let config = dir.write("c.json", RunTools.config(include: "logs/*.log"))
+        let output = dir.file("out.jsonl")
+        dir.write("logs/app.log.2026-11-23_10-00-00", lines(1...10))  // history, read at the first start
+        dir.write("logs/app.log", "")
+        let spytail = try RunningSpytail(config: config, in: dir)
+        #expect(RunTools.waitUntil { RunTools.reached(output, 10) }, "\(spytail.stderr)")
+        // Made elsewhere and moved in, as a rotator's gzip copy of a file spytail never saw.
+        dir.write("staging/app.log.2026-11-23_10-00-01", lines(11...20))
+        _ = try Harness.run("/bin/gzip", [dir.file("staging/app.log.2026-11-23_10-00-01")])
+        try FileManager.default.moveItem(atPath: dir.file("staging/app.log.2026-11-23_10-00-01.gz"),
+                                         toPath: dir.file("logs/app.log.2026-11-23_10-00-01.gz"))
+        #expect(RunTools.waitUntil { RunTools.reached(output, 20) }, "\(spytail.stderr)")
+        // An older copy compressed now (its content was read at the start): not read again.
+        _ = try Harness.run("/bin/gzip", [dir.file("logs/app.log.2026-11-23_10-00-00")])
+        try RunToolsOutput.append(dir.file("logs/app.log"), lines(21...21))
+        #expect(RunTools.waitUntil { RunTools.reached(output, 21) }, "\(spytail.stderr)")
+        #expect(spytail.stop().status == 0)
+        #expect(ChainCheck.sequence(RunToolsOutput(path: output).messages) == Array(1...21), "\(spytail.stderr)")
+    }
+
     /// Lines on disk under logs/ (plain and gzip), by their sequence numbers.
     static func lines(onDisk dir: TemporaryDirectory) -> Int {
         (try? Harness.run("/bin/sh", ["-c", "cd \"$0\" && find logs -type f -exec gzip -dcf {} + | wc -l", dir.path]))

@@ -40,6 +40,7 @@ extension Tailer {
     /// keeping its position (checkpointed, marked drained) in case it grows again.
     func retire(_ file: TailedFile) throws(SinkError) {
         locate(file)
+        remember(file.source?.fingerprint, under: file.followPath)
         try file.finish(emit)
         let checkpoint = file.checkpoint()
         let watch = file.drainWatch
@@ -75,22 +76,30 @@ extension Tailer {
         try drain(path, from: checkpoint.offset, fingerprint: checkpoint.fingerprint, as: checkpoint.path)
     }
 
-    /// Opens a rotated-away plain file and drains it from `offset` (its records carry the live path).
-    func drain(_ path: String, from offset: Int64, fingerprint: Fingerprint, as livePath: String) throws(SinkError) {
+    /// Opens a rotated-away plain file and drains it from `offset` (its records carry the live path). Returns
+    /// false (reading nothing) when the file at `path` no longer starts with `fingerprint`'s content.
+    @discardableResult
+    func drain(_ path: String, from offset: Int64, fingerprint: Fingerprint, as livePath: String) throws(SinkError) -> Bool {
         try makeRoom()
         let file: TailedFile
         do {
             file = try TailedFile(path: path, followPath: livePath, offset: offset, fingerprint: fingerprint,
                                   maxLineBytes: config.parse.maxLineBytes, continuation: pipeline.continuation, now: uptime)
         } catch {
-            return warnOnce(path, message: "\(error)")
+            warnOnce(path, message: "\(error)")
+            return true
         }
-        guard files[file.identity] == nil else { return }
+        guard file.headMatches() else {
+            file.close()
+            return false
+        }
+        guard files[file.identity] == nil else { return true }
         file.following = false
         files[file.identity] = file
         locate(file)
         events.report(.following(path: path, offset: offset))
         try read(file)
+        return true
     }
 
     func forget(_ identity: FileIdentity) {
@@ -103,6 +112,55 @@ extension Tailer {
         for (identity, old) in retired where Directory.parent(of: old.currentPath) == directory {
             if Syscall.stat(old.currentPath).map({ FileIdentity($0) }) != identity { forget(identity) }
         }
+    }
+}
+
+/// Content rotated away before it could be opened (created, written and rotated between two looks, as a
+/// logger rotating many times a second does): found when it arrives as the newest copy of a live file.
+extension Tailer {
+    /// `path` was closed after writing or moved in. If it is the newest rotated copy of a live file and holds
+    /// content never seen under that live path in this run, it is read whole now (as the live path).
+    func catchUpUnseenRotation(_ path: String) throws(SinkError) {
+        guard state != .disabled, !pipeline.isStalled, let (live, source) = liveFile(ofCopy: path),
+              discovery.rotatedChain(of: live, source: source).last == path,
+              let fingerprint = Self.fingerprint(of: path), !hasSeen(fingerprint, under: live) else { return }
+        events.report(.following(path: path, offset: 0))
+        remember(fingerprint, under: live)
+        try catchUp(path, from: 0, fingerprint: fingerprint, as: live)
+    }
+
+    /// The live file (and its source) whose rotated copy `path` is, in its folder or as its source's olddir.
+    func liveFile(ofCopy path: String) -> (String, SpytailConfig.Source)? {
+        let name = Directory.baseName(of: path), directory = Directory.parent(of: path)
+        // By the built-in names: the live name is in the copy's name (the live file need not exist now).
+        var candidates = [directory, Directory.parent(of: directory)].compactMap { folder in
+            RotationName.liveName(of: name).map { Directory.join(folder, $0) }
+        }
+        candidates += byPath.keys.sorted()  // a source's rotatedPattern: the live files followed now
+        for candidate in candidates {
+            guard let source = config.sources.first(where: { $0.rotated && discovery.isLiveFile(candidate, of: $0) }),
+                  discovery.chainDirectories(of: candidate, source: source).contains(directory),
+                  PathDiscovery.naming(for: source).parse(live: Directory.baseName(of: candidate), candidate: name) != nil
+            else { continue }
+            return (candidate, source)
+        }
+        return nil
+    }
+
+    /// Whether content with `fingerprint` was seen under `live`: remembered, or open now.
+    func hasSeen(_ fingerprint: Fingerprint, under live: String) -> Bool {
+        if seenContents[live]?.contains(fingerprint) == true { return true }
+        return files.values.contains { $0.followPath == live && $0.source?.fingerprint == fingerprint }
+            || retired.values.contains { $0.checkpoint.path == live && $0.checkpoint.fingerprint == fingerprint }
+    }
+
+    func remember(_ fingerprint: Fingerprint?, under live: String) {
+        guard let fingerprint else { return }
+        var seen = seenContents[live, default: []]
+        guard !seen.contains(fingerprint) else { return }
+        seen.append(fingerprint)
+        if seen.count > 256 { seen.removeFirst(seen.count - 256) }
+        seenContents[live] = seen
     }
 }
 

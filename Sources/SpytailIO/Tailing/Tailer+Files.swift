@@ -103,27 +103,36 @@ extension Tailer {
         }
     }
 
-    /// Opens `path` and follows it from `offset`.
-    func follow(_ path: String, from offset: Int64, fingerprint: Fingerprint?) throws(SinkError) {
+    /// Opens `path` and follows it from `offset`. With a fingerprint, returns false (and follows nothing) when
+    /// the file opened no longer starts with that content: it was rotated between the look and the open.
+    @discardableResult
+    func follow(_ path: String, from offset: Int64, fingerprint: Fingerprint?) throws(SinkError) -> Bool {
         try makeRoom()
         let file: TailedFile
         do {
             file = try TailedFile(path: path, followPath: path, offset: offset, fingerprint: fingerprint,
                                   maxLineBytes: config.parse.maxLineBytes, continuation: pipeline.continuation, now: uptime)
         } catch {
+            // Gone between the look and the open (a rotation): its deletion and the new file are events of their own.
+            if case .open(let errno) = error.cause, errno.rawValue == ENOENT { return true }
             warnOnce(path, message: "\(error)")
-            return
+            return true
+        }
+        if fingerprint != nil && !file.headMatches() {
+            file.close()
+            return false
         }
         unreadable.remove(path)
         if let other = files[file.identity] {  // the same file under a second live name: read it once
             byPath[path] = other.identity
-            return
+            return true
         }
         if state == .idle { file.skippedFrom = offset }
         files[file.identity] = file
         byPath[path] = file.identity
         events.report(.following(path: path, offset: offset))
         try read(file)
+        return true
     }
 
     /// Reads what the file holds past our offset; returns the bytes read.
@@ -137,6 +146,7 @@ extension Tailer {
     /// Emits what the file holds back, closes it and forgets it.
     func close(_ file: TailedFile, reason: String) throws(SinkError) {
         try file.finish(emit)
+        remember(file.source?.fingerprint, under: file.followPath)
         releaseDrainWatch(of: file)
         file.close()
         files[file.identity] = nil

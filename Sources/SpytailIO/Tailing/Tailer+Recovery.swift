@@ -72,20 +72,33 @@ extension Tailer {
         var head = [UInt8](repeating: 0, count: Fingerprint.headLimit)
         let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, Fingerprint.headLimit, 0) }
         guard n > 0, let fingerprint = head.withUnsafeBufferPointer({ Fingerprint.of(head: UnsafeBufferPointer(rebasing: $0[..<n]), complete: false) })
-        else { return try follow(path, from: 0, fingerprint: nil) }
+        else {
+            try follow(path, from: 0, fingerprint: nil)
+            return
+        }
         var tail = [UInt8](repeating: 0, count: 65536)
         let start = max(0, size - Int64(tail.count))
         let m = tail.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(start)) }
         let lastNewline = m > 0 ? tail[..<m].lastIndex(of: 0x0A) : nil
         let offset = lastNewline.map { start + Int64($0) + 1 } ?? size
-        try follow(path, from: max(offset, Int64(Fingerprint.coveredLength(head: head.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[..<n]) }))),
-                   fingerprint: fingerprint)
+        let end = max(offset, Int64(Fingerprint.coveredLength(head: head.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[..<n]) })))
+        // Rotated between this look and the open: the file now at the path is new, all of it.
+        if try !follow(path, from: end, fingerprint: fingerprint) { try follow(path, from: 0, fingerprint: nil) }
     }
 
     /// Resumes the content saved in `checkpoints` (all saved under the live `path`): finds each by its
     /// fingerprint in the path's rotated chain, reads it from its offset, reads every newer member whole,
     /// and follows the live file.
     func resume(_ path: String, from checkpoints: [Checkpoint]) throws(SinkError) {
+        // A rotation that runs between looking at a name and opening it moves the content: look again.
+        var delivered = Set<Fingerprint>()  // contents read to their end by an earlier attempt: not again
+        for _ in 0..<3 where try resumeOnce(path, from: checkpoints, delivered: &delivered) { return }
+        events.report(.warning("\(path): its rotated chain kept changing while it was being resumed; following it from the start"))
+        try follow(path, from: 0, fingerprint: nil)
+    }
+
+    /// One attempt; false when a name looked at no longer held its content when opened (nothing was emitted from it).
+    private func resumeOnce(_ path: String, from checkpoints: [Checkpoint], delivered: inout Set<Fingerprint>) throws(SinkError) -> Bool {
         let chain = discovery.rotatedCopies(of: path, source: source(of: path)) + (Syscall.stat(path) != nil ? [path] : [])
         var fingerprints: [Fingerprint?] = chain.map { _ in nil }
         var start: Int?
@@ -93,6 +106,7 @@ extension Tailer {
         for checkpoint in checkpoints { offsets[checkpoint.fingerprint] = checkpoint.offset }
         for index in chain.indices.reversed() {
             fingerprints[index] = Self.fingerprint(of: chain[index])
+            remember(fingerprints[index], under: path)
             if let fp = fingerprints[index], offsets[fp] != nil { start = index }
         }
         // A drained file was read to its end when it went quiet: gone now, nothing of it was lost.
@@ -102,12 +116,11 @@ extension Tailer {
         }
         guard let start else {
             if Syscall.stat(path) != nil { try follow(path, from: 0, fingerprint: nil) }
-            return
+            return true
         }
-        var done = Set<Fingerprint>()
         for index in start..<chain.count {
             // Both forms of one rotation may exist (compression under way): read each content once.
-            if let fp = fingerprints[index], chain[index] != path, !done.insert(fp).inserted { continue }
+            if let fp = fingerprints[index], chain[index] != path, delivered.contains(fp) { continue }
             let offset = fingerprints[index].flatMap { offsets[$0] } ?? 0
             if chain[index] == path {
                 // Same first line, but rewritten in place since (the bytes before the offset differ): the
@@ -118,31 +131,47 @@ extension Tailer {
                     try follow(path, from: 0, fingerprint: nil)
                     continue
                 }
-                try follow(path, from: offset, fingerprint: fingerprints[index])
+                guard try follow(path, from: offset, fingerprint: fingerprints[index]) else { return false }
             } else if let fp = fingerprints[index], offsets[fp] != nil, FileOpener.isPlain(chain[index]) {
                 // A rotated copy we were draining (or had retired): its writer may still be appending.
-                try drain(chain[index], from: offset, fingerprint: fp, as: path)
+                guard try drain(chain[index], from: offset, fingerprint: fp, as: path) else { return false }
+                delivered.insert(fp)
             } else {
-                try catchUp(chain[index], from: offset, fingerprint: fingerprints[index], as: path)
+                guard try catchUp(chain[index], from: offset, fingerprint: fingerprints[index], as: path) != nil else { return false }
+                if let fp = fingerprints[index] { delivered.insert(fp) }
             }
         }
         if chain.last != path { try reconcilePath(path) }
+        return true
     }
 
     /// Reads a whole rotated member (plain or gzip) from `offset` through a stream of its own. Its records
     /// carry the live path the lines were written under, as they would have when read live, so a line
     /// exported twice across a crash is exported as the same record.
+    /// Returns the bytes delivered, or nil when `member` no longer holds the content `fingerprint` names (it
+    /// was rotated between the look and the open): then nothing of it was emitted.
     @discardableResult
     func catchUp(_ member: String, from offset: Int64, fingerprint: Fingerprint?, as livePath: String,
-                 into existing: TailedFile? = nil) throws(SinkError) -> Int64 {
+                 into existing: TailedFile? = nil) throws(SinkError) -> Int64? {
         guard let fingerprint, let source = try? FileOpener.open(member) else { return 0 }
         let file = SourceFile(path: livePath, fingerprint: fingerprint)
         var stream = EntryStream(file: file, maxLineBytes: config.parse.maxLineBytes, continuation: pipeline.continuation,
                                  startOffset: offset)
         var position: Int64 = 0, delivered: Int64 = 0, damagedAt: Int64?
+        var first = true
         while true {
             let n: Int
-            do { n = try source.read(into: buffer) } catch {
+            do {
+                if first {
+                    first = false
+                    let head = try source.readHead(into: buffer)
+                    let bytes = UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: head.count)
+                    if Fingerprint.of(head: bytes, complete: true) != fingerprint { return nil }
+                    n = head.count
+                } else {
+                    n = try source.read(into: buffer)
+                }
+            } catch {
                 events.report(.readFailed(error))
                 damagedAt = max(position, offset)
                 break
@@ -159,6 +188,7 @@ extension Tailer {
         }
         if existing == nil { try stream.finish(emit) }
         if delivered > 0 { events.report(.following(path: member, offset: offset)) }
+        remember(fingerprint, under: livePath)
         if let damagedAt { try reportGap(GapReport(file: file, offset: damagedAt, bytes: nil, reason: .damaged)) }
         return delivered
     }

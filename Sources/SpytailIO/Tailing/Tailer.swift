@@ -31,6 +31,8 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     var watched: Set<String> = []
     /// Folders watched only because a drained or retired file sits there now, with how many do.
     var drainWatches: [String: Int] = [:]
+    /// Contents (first-line fingerprints) seen under each live path in this run, the newest last (bounded).
+    var seenContents: [String: [Fingerprint]] = [:]
     var lastSaved: [Checkpoint] = []
     var lastSync: Duration = .zero
     var unsyncedChanges = false
@@ -141,7 +143,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     enum Outcome { case goOn, stop }
 
     func handle(_ batch: [RunEvent]) throws(SinkError) -> Outcome {
-        var directories = Set<String>(), paths = Set<String>(), everything = false, reload = false
+        var directories = Set<String>(), paths = Set<String>(), arrived = Set<String>(), everything = false, reload = false
         for event in batch {
             switch event {
             case .signal(SIGTERM), .signal(SIGINT):
@@ -163,6 +165,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
                     paths.insert(Directory.join(directory, name))
                 } else {
                     if kind == .directoryCreated || kind == .directoryGone { try rewatch() }
+                    if kind == .arrived, let name { arrived.insert(Directory.join(directory, name)) }
                     directories.insert(directory)
                 }
             }
@@ -175,6 +178,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
             for directory in directories { try reconcileDirectory(directory) }
             for path in paths where !directories.contains(Directory.parent(of: path)) { try reconcilePath(path) }
         }
+        for path in arrived.sorted() { try catchUpUnseenRotation(path) }
         return .goOn
     }
 

@@ -100,6 +100,8 @@ public final class InotifyWatcher: @unchecked Sendable {
             kind = .modified
         } else if mask & UInt32(IN_IGNORED) != 0 {
             return nil
+        } else if mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO) != 0 {
+            kind = .arrived
         } else {
             kind = .entries
         }

@@ -11,8 +11,11 @@ public enum WatchEvent: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// Data was written (IN_MODIFY): only that file needs a look.
         case modified
-        /// Created, deleted, moved, attributes changed, closed after writing: the folder needs a look.
+        /// Created, deleted, attributes changed: the folder needs a look.
         case entries
+        /// Closed after writing, or moved in: the folder needs a look, and this file's content is complete
+        /// enough to be looked at (a rotated copy whose content was never seen is caught up).
+        case arrived
         /// A sub-folder appeared (a `**` pattern may need to watch it).
         case directoryCreated
         /// The watched folder itself was deleted or moved.

@@ -1,0 +1,28 @@
+/// `run`'s durations and limits, compiled once from the config (defaults in one table) and swapped as one
+/// value on reload.
+public struct RunSettings: Sendable, Equatable {
+    /// A pending multiline entry is handed out after this long without a new line (`parse.multiline.idleTimeoutMs`).
+    public var idleTimeout: Duration
+    /// A rotated-away file is retired after it has not grown for this long (`tail.rotateWaitMs`).
+    public var rotateWait: Duration
+    /// Checkpoints are fsync'ed at most this often (`tail.syncIntervalMs`).
+    public var syncInterval: Duration
+    /// At most this many files open (`tail.maxOpenFiles`).
+    public var maxOpenFiles: Int
+    /// A full output is tried again this often.
+    public var stallRetry: Duration = .seconds(1)
+    /// Files and folders inotify cannot watch are looked at this often.
+    public var pollInterval: Duration = .seconds(2)
+    /// At most this many retired files are remembered (the oldest is forgotten first).
+    public var retiredLimit = 256
+
+    /// The defaults, as the README's config table gives them.
+    public static let defaults = RunSettings(config: SpytailConfig())
+
+    public init(config: SpytailConfig) {
+        idleTimeout = .milliseconds(config.parse.multiline?.idleTimeoutMs ?? 1000)
+        rotateWait = .milliseconds(config.tail.rotateWaitMs)
+        syncInterval = .milliseconds(config.tail.syncIntervalMs)
+        maxOpenFiles = config.tail.maxOpenFiles
+    }
+}
