@@ -35,9 +35,9 @@ final class ConsoleReporter<C: Clock>: EventReporter where C.Duration == Duratio
             if verbose { endProgress(); logger.info("\(path): \(lines) lines, \(bytes) bytes") }
         case .progress(let path, let bytes, let lines):
             draw(path, bytes, lines)
-        case .warning(let message):
+        case .problem(let problem):
             endProgress()
-            logger.warning("\(message)")
+            logger.warning("\(problem)")
         case .following, .rotated, .truncated, .closed, .gap, .stateChanged, .configReloaded, .configRejected:
             break  // events of `run`
         }

@@ -74,7 +74,7 @@ final class RunReporter: EventReporter {
     func report(_ event: SpytailEvent) {
         switch event {
         case .readFailed(let error): logger.error("\(error)")
-        case .warning(let message): logger.warning("\(message)")
+        case .problem(let problem): logger.warning("\(problem)")
         case .gap(let path, let bytes, let reason):
             logger.warning("\(path): gap of \(bytes.map { "\($0) bytes" } ?? "an unknown number of bytes") (\(reason)); reported as a gap record")
         case .truncated(let path): logger.warning("\(path): truncated (copytruncate?)")

@@ -16,6 +16,11 @@ public struct RunSettings: Sendable, Equatable {
     /// At most this many retired files are remembered (the oldest is forgotten first).
     public var retiredLimit = 256
 
+    /// `rotateWait` in milliseconds, as the config gives it (for messages).
+    public var rotateWaitMilliseconds: Int64 {
+        rotateWait.components.seconds * 1000 + rotateWait.components.attoseconds / 1_000_000_000_000_000
+    }
+
     /// The defaults, as the README's config table gives them.
     public static let defaults = RunSettings(config: SpytailConfig())
 

@@ -10,8 +10,8 @@ final class TailedFile {
     let followPath: String
     /// Where the file is now: `followPath` while followed, its rotated name while drained.
     var currentPath: String
-    /// Followed by path (false: rotated away, drained until deleted or quiet for `rotateWait`).
-    var following = true
+    /// Followed, drained, retired …: the decisions about this file (the core's state machine).
+    var lifecycle: FileLifecycle
     /// The folder watched only for this drained file (it was moved where nothing else is watched).
     var drainWatch: String?
     private(set) var fd: Int32
@@ -22,11 +22,8 @@ final class TailedFile {
     private var head: [UInt8] = []
     private let maxLineBytes: Int
     private let continuation: Regex?
-    /// Bytes consumed while idle, not exported: reported as one gap when recording resumes.
-    var skippedWhileIdle: Int64 = 0
+    /// Where recording stopped (state idle): what is read from here on is reported as one gap when it resumes.
     var skippedFrom: Int64?
-    /// Uptime of the last read that got bytes, or of opening.
-    var lastActivity: Duration
 
     /// Opens `path` for reading from `offset` (with the content's fingerprint when already known).
     init(path: String, followPath: String, offset: Int64, fingerprint: Fingerprint?, maxLineBytes: Int, continuation: Regex?,
@@ -39,7 +36,7 @@ final class TailedFile {
         self.offset = offset
         self.maxLineBytes = maxLineBytes
         self.continuation = continuation
-        lastActivity = now
+        lifecycle = FileLifecycle(.following, now: now)
         lseek(fd, off_t(offset), SEEK_SET)
         if let fingerprint { start(SourceFile(path: followPath, fingerprint: fingerprint), at: offset) }
     }
@@ -88,7 +85,7 @@ final class TailedFile {
             offset += Int64(n)
             try consume(UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n), emit)
         }
-        if total > 0 { lastActivity = now }
+        lifecycle.read(total, at: now)
         return total
     }
 

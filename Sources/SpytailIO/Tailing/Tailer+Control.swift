@@ -20,7 +20,7 @@ extension Tailer {
         switch state {
         case .recording: try enter(.idle)
         case .idle: try enter(.recording)
-        case .disabled: events.report(.warning("SIGUSR1 ignored: the config says \"state\": \"disabled\""))
+        case .disabled: report(.toggleIgnoredWhileDisabled)
         }
     }
 
@@ -81,9 +81,10 @@ extension Tailer {
         try pipeline.flush()
         pipeline = made
         configFile = newFile
+        settings = RunSettings(config: newFile.config)
         discovery = PathDiscovery(baseDirectory: newFile.baseDirectory)
         events.report(.configReloaded(path: newFile.path))
-        for file in Array(files.values) where file.following && !isLive(file.followPath) {
+        for file in Array(files.values) where file.lifecycle.isFollowed && !isLive(file.followPath) {
             try close(file, reason: "no longer matched by the config")
         }
         parked = parked.filter { isLive($0.key) }

@@ -48,7 +48,7 @@ extension Tailer {
         file.close()
         files[file.identity] = nil
         if byPath[file.followPath] == file.identity { byPath[file.followPath] = nil }
-        events.report(.closed(path: file.currentPath, reason: "rotated away and quiet for \(config.tail.rotateWaitMs) ms; read again if it grows"))
+        events.report(.closed(path: file.currentPath, reason: "rotated away and quiet for \(settings.rotateWaitMilliseconds) ms; read again if it grows"))
         guard var checkpoint, Syscall.stat(file.currentPath).map({ FileIdentity($0) == file.identity }) == true else {
             if let watch { releaseDrainWatch(watch) }
             return
@@ -56,13 +56,10 @@ extension Tailer {
         checkpoint.drained = true
         retiredCount += 1
         retired[file.identity] = RetiredFile(checkpoint: checkpoint, currentPath: file.currentPath, watch: watch, order: retiredCount)
-        if retired.count > Self.retiredLimit, let oldest = retired.min(by: { $0.value.order < $1.value.order }) {
+        if retired.count > settings.retiredLimit, let oldest = retired.min(by: { $0.value.order < $1.value.order }) {
             forget(oldest.key)
         }
     }
-
-    /// At most this many retired files are remembered (the oldest is forgotten first).
-    static var retiredLimit: Int { 256 }
 
     /// A retired file seen again at `path`: grown → drained again from its offset; shorter → forgotten.
     func revive(_ old: RetiredFile, at path: String, size: Int64) throws(SinkError) {
@@ -70,7 +67,7 @@ extension Tailer {
         guard size != checkpoint.offset else { return }
         forget(checkpoint.identity)
         guard size > checkpoint.offset else {
-            events.report(.warning("\(path): a rotated file read to offset \(checkpoint.offset) is now shorter (\(size) bytes); not read again"))
+            report(.shorterThanRead(path: path, offset: checkpoint.offset, size: size))
             return
         }
         try drain(path, from: checkpoint.offset, fingerprint: checkpoint.fingerprint, as: checkpoint.path)
@@ -94,7 +91,7 @@ extension Tailer {
             return false
         }
         guard files[file.identity] == nil else { return true }
-        file.following = false
+        file.lifecycle = FileLifecycle(.draining, now: uptime)
         files[file.identity] = file
         locate(file)
         events.report(.following(path: path, offset: offset))

@@ -25,8 +25,8 @@ extension Tailer {
     func reportWatchFailure(_ directory: String, _ errno: Errno) {
         failedWatches.insert(directory)
         guard reportedWatchFailures.insert(directory).inserted else { return }
-        let hint = errno.rawValue == ENOSPC ? " (the limit fs.inotify.max_user_watches is reached; raise it with sysctl)" : ""
-        events.report(.warning("cannot watch \(directory): \(errno)\(hint); looking at it every 2 s instead"))
+        report(.watchFailed(directory: directory, error: "\(errno)", limitReached: errno.rawValue == ENOSPC,
+                            pollSeconds: settings.pollInterval.components.seconds))
     }
 }
 

@@ -6,10 +6,8 @@ extension Tailer {
     /// Watches, resumes every checkpointed file (also those rotated and compressed meanwhile), then follows
     /// every live file not seen before (from `startAt`).
     func startUp() throws(SinkError) {
-        var checkpoints: [Checkpoint] = []
-        if let store {
-            do { checkpoints = try store.load() } catch { events.report(.warning("\(error)")) }
-        }
+        let (checkpoints, problem) = checkpointer.load()
+        if let problem { report(.checkpointsUnusable(problem)) }
         try rewatch()
         watcher?.watch(Directory.parent(of: configFile.path))
         guard state != .disabled else {
@@ -93,7 +91,7 @@ extension Tailer {
         // A rotation that runs between looking at a name and opening it moves the content: look again.
         var delivered = Set<Fingerprint>()  // contents read to their end by an earlier attempt: not again
         for _ in 0..<3 where try resumeOnce(path, from: checkpoints, delivered: &delivered) { return }
-        events.report(.warning("\(path): its rotated chain kept changing while it was being resumed; following it from the start"))
+        report(.chainKeptChanging(path: path))
         try follow(path, from: 0, fingerprint: nil)
     }
 
@@ -127,7 +125,7 @@ extension Tailer {
                 // saved position means nothing there any more; read it whole and say so.
                 if offset > 0, let checkpoint = checkpoints.first(where: { $0.fingerprint == fingerprints[index] }),
                    !Self.tailMatches(path, checkpoint) {
-                    events.report(.warning("\(path): rewritten in place since the checkpoint (the bytes before offset \(offset) changed); reading it from the start"))
+                    report(.rewrittenInPlace(path: path, offset: offset))
                     try follow(path, from: 0, fingerprint: nil)
                     continue
                 }
@@ -205,15 +203,13 @@ extension Tailer {
                 try pipeline.flush()
                 break
             } catch where error.cause == .noSpace {
-                stall(error)
-                lastStallRetry = uptime
-                while !stopRequested, case let left = .seconds(1) - (uptime - lastStallRetry), left > .zero {
+                stall(error)  // said once; the retry clock starts now
+                while !stopRequested, let retry = condition.nextDeadline(settings: settings), case let left = retry - uptime, left > .zero {
                     if case .some(.some(let event)) = inbox.pop(timeout: left) { deferred += [event] + inbox.drain() }
                 }
                 if stopRequested {
-                    checkpointsFrozen = true
-                    events.report(.warning("stopping in the middle of catching up a rotated file while an output is full; "
-                                           + "checkpoints stay where they were, so that content is read again on restart"))
+                    condition.freezeCheckpoints()
+                    report(.stoppedMidCatchUp)
                     throw error
                 }
             }

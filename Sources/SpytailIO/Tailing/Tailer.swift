@@ -5,21 +5,25 @@ import SpytailCore
 /// deleted, and exports every line once through the config's pipeline.
 ///
 /// One thread runs it. inotify's thread and the signal thread only post `RunEvent`s to `inbox`; each
-/// batch of events ends in one reconcile per file touched (fstat + stat, `TailDecision`), reads to the
-/// end, flushes the outputs, and then — never before — saves checkpoints. Timers (multiline idle flush,
-/// draining rotated files, checkpoint fsync) are deadlines of the loop's wait, not sleeps.
+/// batch of events ends in one reconcile per file touched (fstat + stat, `FileLifecycle`), reads to the
+/// end, flushes the outputs, and then — never before — saves checkpoints (`Checkpointer`). Timers
+/// (multiline idle flush, draining rotated files, checkpoint fsync, retrying a full output) are deadlines
+/// of the loop's wait, not sleeps. The decisions live in the core's state machines (`FileLifecycle`,
+/// `RunCondition`); this type carries out their actions.
 public final class Tailer<C: Clock> where C.Duration == Duration {
     let clock: C
     let started: C.Instant
     let events: any EventReporter
-    let store: (any CheckpointStore)?
+    let checkpointer: Checkpointer
     public let inbox = BlockingQueue<RunEvent>()
     var watcher: InotifyWatcher?
 
     var configFile: ConfigFile
     var discovery: PathDiscovery
     var pipeline: EntryPipeline
+    var settings: RunSettings
     var state: SpyState
+    var condition = RunCondition()
 
     /// Open files by identity; live paths to the identity followed there; files closed under the cap.
     var files: [FileIdentity: TailedFile] = [:]
@@ -28,24 +32,32 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     /// Rotated-away files read to their end and closed while quiet, by identity: read again if they grow.
     var retired: [FileIdentity: RetiredFile] = [:]
     var retiredCount = 0
+    /// Contents (first-line fingerprints) seen under each live path in this run, the newest last (bounded).
+    var seenContents: [String: [Fingerprint]] = [:]
     var watched: Set<String> = []
     /// Folders watched only because a drained or retired file sits there now, with how many do.
     var drainWatches: [String: Int] = [:]
-    /// Contents (first-line fingerprints) seen under each live path in this run, the newest last (bounded).
-    var seenContents: [String: [Fingerprint]] = [:]
-    var lastSaved: [Checkpoint] = []
-    var lastSync: Duration = .zero
-    var unsyncedChanges = false
+    /// Folders inotify could not watch (looked at every `pollInterval` instead), and those already reported.
+    var failedWatches: Set<String> = []
+    var reportedWatchFailures: Set<String> = []
+    var lastPoll: Duration = .zero
+    /// The config file as last loaded, to notice a change without inotify.
+    var configStamp: FileStamp?
+    /// Live paths already reported as unreadable.
+    var unreadable: Set<String> = []
+    /// Events taken from the inbox while waiting inside a catch-up, for the loop's next batch.
+    var deferred: [RunEvent] = []
     let buffer: UnsafeMutableRawBufferPointer
 
     public init(configFile: ConfigFile, store: (any CheckpointStore)?, events: any EventReporter, clock: C) throws(SinkError) {
         self.clock = clock
         started = clock.now
         self.events = events
-        self.store = store
+        checkpointer = Checkpointer(store: store)
         self.configFile = configFile
         discovery = PathDiscovery(baseDirectory: configFile.baseDirectory)
         pipeline = try Self.makePipeline(configFile)
+        settings = RunSettings(config: configFile.config)
         state = configFile.config.state
         buffer = .allocate(byteCount: 256 * 1024, alignment: 64)
     }
@@ -70,19 +82,19 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         do {
             watcher = try InotifyWatcher { event in inbox.push(.watch(event)) }
         } catch {
-            events.report(.warning("cannot start inotify (\(error)): the limit fs.inotify.max_user_instances is reached; raise it with sysctl. Files and the config are looked at every 2 s instead"))
+            report(.inotifyUnavailable(reason: "\(error)", pollSeconds: settings.pollInterval.components.seconds))
         }
         configStamp = FileStamp(configFile.path)
         do {
-            try follow()
+            try loop()
         } catch {
             watcher?.stop(waiting: false)
-            saveDelivered()
+            if let problem = checkpointer.saveDelivered() { report(.checkpointSaveFailed(problem)) }
             throw error
         }
     }
 
-    private func follow() throws(SinkError) {
+    private func loop() throws(SinkError) {
         do {
             try startUp()
         } catch where error.cause == .noSpace {
@@ -107,38 +119,6 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         }
         try shutDown()
     }
-
-    /// An output is full: reading pauses (nothing more is taken in), no checkpoint moves, and the
-    /// outputs are retried every second; the bytes already formatted wait in the sinks.
-    func stall(_ error: SinkError) {
-        if stalledSince == nil {
-            stalledSince = uptime
-            lastStallRetry = uptime
-            events.report(.warning("\(error.destination): no space left on device; reading paused, retrying every second"))
-        }
-    }
-
-    /// Retries a full output; once everything is out, reading resumes where it stopped.
-    func retryStalledOutputs() throws(SinkError) {
-        guard stalledSince != nil, uptime - lastStallRetry >= .seconds(1) || !pipeline.isStalled else { return }
-        do {
-            try pipeline.flush()
-        } catch where error.cause == .noSpace {
-            lastStallRetry = uptime
-            return
-        }
-        endStall()
-        try reconcileEverything()
-    }
-
-    /// Every output took its bytes: says how long reading was paused.
-    func endStall() {
-        guard let since = stalledSince else { return }
-        stalledSince = nil
-        events.report(.warning("outputs writable again after \(Self.seconds(uptime - since)) s; reading resumes"))
-    }
-
-    static func seconds(_ d: Duration) -> String { "\(d.components.seconds)" }
 
     enum Outcome { case goOn, stop }
 
@@ -182,117 +162,39 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         return .goOn
     }
 
+    // MARK: timers
+
     /// Time until the next timer is due (nil: none).
     func nextTimeout() -> Duration? {
-        var deadlines: [Duration] = []
-        let idle = Duration.milliseconds(config.parse.multiline?.idleTimeoutMs ?? 1000)
-        let rotateWait = Duration.milliseconds(config.tail.rotateWaitMs)
-        for file in files.values {
-            if file.hasPendingEntry { deadlines.append(file.lastActivity + idle) }
-            if !file.following { deadlines.append(file.lastActivity + rotateWait) }
-        }
-        if unsyncedChanges { deadlines.append(lastSync + .milliseconds(config.tail.syncIntervalMs)) }
-        if stalledSince != nil { deadlines.append(lastStallRetry + .seconds(1)) }
-        if watcher == nil || !failedWatches.isEmpty { deadlines.append(lastPoll + .seconds(2)) }
+        var deadlines = files.values.compactMap { $0.lifecycle.nextDeadline(settings: settings, hasPendingEntry: $0.hasPendingEntry) }
+        if let sync = checkpointer.nextSync(settings: settings) { deadlines.append(sync) }
+        if let retry = condition.nextDeadline(settings: settings) { deadlines.append(retry) }
+        if watcher == nil || !failedWatches.isEmpty { deadlines.append(lastPoll + settings.pollInterval) }
         guard let next = deadlines.min() else { return nil }
         return max(.zero, next - uptime) + .milliseconds(1)
     }
 
-    /// Folders inotify could not watch (looked at every 2 s instead), and those already reported.
-    var failedWatches: Set<String> = []
-    var reportedWatchFailures: Set<String> = []
-    var lastPoll: Duration = .zero
-    /// The config file as last loaded, to notice a change without inotify.
-    var configStamp: FileStamp?
-    /// Live paths already reported as unreadable.
-    var unreadable: Set<String> = []
-    /// When an output became full (nil: every output writable).
-    var stalledSince: Duration?
-    var lastStallRetry: Duration = .zero
-    /// Events taken from the inbox while waiting inside a catch-up, for the loop's next batch.
-    var deferred: [RunEvent] = []
-    /// Set when a catch-up was abandoned: no checkpoint may be saved by this process any more.
-    var checkpointsFrozen = false
-    /// The last save of the checkpoints failed (reported once until one succeeds).
-    var checkpointsFailing = false
-
     func onTimers() throws(SinkError) {
-        if stalledSince != nil {
+        if condition.isStalled {
             try retryStalledOutputs()
-            if stalledSince != nil { return }
+            if condition.isStalled { return }
         }
         guard !pipeline.isStalled else { return }
         let now = uptime
-        let idle = Duration.milliseconds(config.parse.multiline?.idleTimeoutMs ?? 1000)
-        let rotateWait = Duration.milliseconds(config.tail.rotateWaitMs)
         for file in Array(files.values) {
-            if !file.following && now - file.lastActivity >= rotateWait {
-                // Quiet only counts when it really stopped growing (its folder may be one we do not watch).
-                if try read(file) > 0 { continue }
-                try retire(file)
-            } else if file.hasPendingEntry && now - file.lastActivity >= idle {
-                try file.flushPendingEntry(emit)
+            switch file.lifecycle.timer(now: now, settings: settings, hasPendingEntry: file.hasPendingEntry) {
+            case .nothing: break
+            case .flushPendingEntry: try file.flushPendingEntry(emit)
+            case .checkQuiet:
+                // Quiet only counts when it really stopped growing (its folder may be one nobody watches).
+                let bytes = try read(file)
+                if file.lifecycle.quietAfterReading(bytes, at: now) { try retire(file) }
             }
         }
-        if (watcher == nil || !failedWatches.isEmpty) && now - lastPoll >= .seconds(2) {
+        if (watcher == nil || !failedWatches.isEmpty) && now - lastPoll >= settings.pollInterval {
             lastPoll = now
             try pollUnwatched()
         }
-    }
-
-    /// Outputs first, then checkpoints: a checkpoint never runs ahead of the data.
-    func commit(durable: Bool) throws(SinkError) {
-        if stalledSince != nil || checkpointsFrozen { return }  // nothing is saved while an output holds bytes back
-        try pipeline.flush()
-        let checkpoints = currentCheckpoints()
-        let now = uptime
-        let dueForSync = durable || (unsyncedChanges && now - lastSync >= .milliseconds(config.tail.syncIntervalMs))
-        guard checkpoints != lastSaved || dueForSync, let store else { return }
-        do {
-            try store.save(checkpoints, durable: dueForSync)
-            if checkpoints != lastSaved { unsyncedChanges = !dueForSync }
-            if dueForSync { lastSync = now; unsyncedChanges = false }
-            lastSaved = checkpoints
-            if checkpointsFailing {
-                checkpointsFailing = false
-                events.report(.warning("checkpoints saved again"))
-            }
-        } catch {
-            // Tried again after every batch; said once. Meanwhile a restart would read more again, not less.
-            guard !checkpointsFailing else { return }
-            checkpointsFailing = true
-            events.report(.warning("\(error); exporting goes on, saving is retried after every batch (a restart now would export again what came since the last save)"))
-        }
-    }
-
-    /// The last checkpoints saved (each written after its data was out), made durable: lines after them
-    /// are read again next time, never lost.
-    func saveDelivered() {
-        guard unsyncedChanges, let store else { return }
-        do {
-            try store.save(lastSaved, durable: true)
-            unsyncedChanges = false
-        } catch {
-            events.report(.warning("\(error)"))
-        }
-    }
-
-    func currentCheckpoints() -> [Checkpoint] {
-        (files.values.compactMap { $0.checkpoint() } + parked.values + retired.values.map(\.checkpoint)).sorted { ($0.path, $0.offset) < ($1.path, $1.offset) }
-    }
-
-    func shutDown() throws(SinkError) {
-        if stalledSince != nil {
-            do {
-                try pipeline.flush()
-                stalledSince = nil
-            } catch where error.cause == .noSpace {
-                // The checkpoints stay where the written data ends: these lines are read again next time.
-                events.report(.warning("\(error.destination): still no space; stopping without writing the last bytes (they are read again on restart)"))
-            }
-        }
-        try commit(durable: true)
-        watcher?.stop(waiting: false)  // the thread ends within 1 s by itself; the caller exits or moves on
     }
 
     // MARK: emitting
@@ -308,4 +210,5 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         try pipeline.processGap(gap)
     }
 
+    func report(_ problem: RunProblem) { events.report(.problem(problem)) }
 }

@@ -71,7 +71,7 @@ extension Tailer {
 
     func warnOnce(_ path: String, message: @autoclosure () -> String) {
         guard unreadable.insert(path).inserted else { return }
-        events.report(.warning(message()))
+        report(.unreadable(path: path, problem: message()))
     }
 
     func isLive(_ path: String) -> Bool { config.sources.contains { discovery.isLiveFile(path, of: $0) } }
@@ -79,27 +79,24 @@ extension Tailer {
     func reconcile(_ file: TailedFile) throws(SinkError) {
         // While an output is full nothing is decided: a deleted or rotated file stays open, unread bytes
         // and all, until the output drains and everything is reconciled again.
-        guard !pipeline.isStalled, stalledSince == nil, let observation = file.observe() else { return }
-        let decision = TailDecision.decide(identity: file.identity, offset: file.offset, following: file.following,
-                                           observation: observation)
-        switch decision {
-        case .unchanged:
+        guard !pipeline.isStalled, !condition.isStalled, let observation = file.observe() else { return }
+        switch file.lifecycle.look(observation, identity: file.identity, offset: file.offset) {
+        case .nothing:
             break
-        case .grew:
+        case .read:
             try read(file)
-        case .truncated:
+        case .recoverTruncation:
             try recoverTruncation(file)
-        case .rotated(let newFile):
+        case .rotatedAway(let followNewFile):
             try read(file)
-            file.following = false
             byPath[file.followPath] = nil
             locate(file)
             events.report(.rotated(path: file.followPath))
-            if newFile { try reconcilePath(file.followPath) }
-        case .deleted(let newFile):
+            if followNewFile { try reconcilePath(file.followPath) }
+        case .deleted(let followNewFile):
             try read(file)
             try close(file, reason: "deleted")
-            if newFile && file.following { try reconcilePath(file.followPath) }
+            if followNewFile { try reconcilePath(file.followPath) }
         }
     }
 
@@ -145,6 +142,7 @@ extension Tailer {
 
     /// Emits what the file holds back, closes it and forgets it.
     func close(_ file: TailedFile, reason: String) throws(SinkError) {
+        file.lifecycle.close()
         try file.finish(emit)
         remember(file.source?.fingerprint, under: file.followPath)
         releaseDrainWatch(of: file)
@@ -157,11 +155,13 @@ extension Tailer {
     /// Keeps open descriptors under `tail.maxOpenFiles`: drained files are closed first, then the followed
     /// files quiet the longest are parked (closed, their position kept, reopened on their next event).
     func makeRoom() throws(SinkError) {
-        let limit = config.tail.maxOpenFiles
+        let limit = settings.maxOpenFiles
         guard files.count >= limit else { return }
-        let byAge = files.values.sorted { ($0.following ? 1 : 0, $0.lastActivity) < ($1.following ? 1 : 0, $1.lastActivity) }
+        let byAge = files.values.sorted {
+            ($0.lifecycle.isFollowed ? 1 : 0, $0.lifecycle.lastGrowth) < ($1.lifecycle.isFollowed ? 1 : 0, $1.lifecycle.lastGrowth)
+        }
         for file in byAge.prefix(max(1, files.count - limit + 1 + limit / 10)) {
-            guard file.following else {
+            guard file.lifecycle.isFollowed else {
                 try read(file)
                 try close(file, reason: "drained and closed to stay under \(limit) open files")
                 continue
@@ -169,6 +169,7 @@ extension Tailer {
             // Parked at its resume offset: a held line or pending entry is read again on reopening, not
             // emitted now. A file with nothing delivered yet simply starts again from 0.
             if let checkpoint = file.checkpoint() { parked[file.followPath] = checkpoint }
+            file.lifecycle.park()
             file.close()
             files[file.identity] = nil
             byPath[file.followPath] = nil

@@ -21,7 +21,8 @@ public enum SpytailEvent: Sendable, Equatable {
     case configReloaded(path: String)
     /// A changed config was refused; the running one stays.
     case configRejected(String)
-    case warning(String)
+    /// Something went wrong that `run` copes with: said on stderr, counted by kind.
+    case problem(RunProblem)
 }
 
 /// Receives events: the CLI logs them and draws progress; tests record them (`RecordingEventReporter`).
