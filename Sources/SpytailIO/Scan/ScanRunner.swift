@@ -94,10 +94,15 @@ public final class ScanRunner {
         }
         events.report(.fileStarted(path: path, compressed: source.isCompressed))
         var failure: ReadError?
-        var (filled, atEnd) = (0, false)
-        do { (filled, atEnd) = try source.readHead(into: buffer) } catch { failure = error; atEnd = true }
+        var filled = 0, found: Fingerprint?
+        do {
+            let head = try Fingerprinter.head(of: source, into: buffer)
+            (filled, found) = (head.count, head.fingerprint)
+        } catch {
+            failure = error
+        }
         let head = UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: filled)
-        guard let fingerprint = Fingerprint.of(head: head, complete: atEnd) else {
+        guard let fingerprint = found else {
             finish(path, lines: 0, bytes: 0, failure, &report)
             return
         }

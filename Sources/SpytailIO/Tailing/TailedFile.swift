@@ -65,12 +65,7 @@ final class TailedFile {
     /// Whether the file still starts with the line it was fingerprinted by (pread: the position stays).
     func headMatches() -> Bool {
         guard let source else { return true }
-        var bytes = [UInt8](repeating: 0, count: Fingerprint.headLimit)
-        let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, Fingerprint.headLimit, 0) }
-        guard n > 0 else { return false }
-        return bytes.withUnsafeBufferPointer { head in
-            Fingerprint.of(head: UnsafeBufferPointer(rebasing: head[..<n]), complete: true) == source.fingerprint
-        }
+        return Fingerprinter.ofDescriptor(fd, complete: true)?.fingerprint == source.fingerprint
     }
 
     /// Reads to the end of the file, or until `keepGoing` says stop (a full output); entries go to

@@ -29,16 +29,3 @@ extension Tailer {
                             pollSeconds: settings.pollInterval.components.seconds))
     }
 }
-
-/// Enough of a file's status to notice that it was replaced or rewritten.
-struct FileStamp: Equatable {
-    let identity: FileIdentity, size: Int64, modifiedSeconds: Int, modifiedNanoseconds: Int
-
-    init?(_ path: String) {
-        guard let info = Syscall.stat(path) else { return nil }
-        identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
-        size = Int64(info.st_size)
-        modifiedSeconds = info.st_mtim.tv_sec
-        modifiedNanoseconds = info.st_mtim.tv_nsec
-    }
-}

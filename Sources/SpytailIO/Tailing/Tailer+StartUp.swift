@@ -1,0 +1,84 @@
+import Glibc
+import SpytailCore
+
+/// Start-up: watches, resumes every checkpointed file, and follows every live file not seen before, reading its
+/// history first on a first start.
+extension Tailer {
+    /// Watches, resumes every checkpointed file (also those rotated and compressed meanwhile), then follows
+    /// every live file not seen before (from `startAt`).
+    func startUp() throws(SinkError) {
+        let (checkpoints, problem) = checkpointer.load()
+        if let problem { report(.checkpointsUnusable(problem)) }
+        try rewatch()
+        watcher?.watch(Directory.parent(of: configFile.path))
+        guard state != .disabled else {
+            parked = Dictionary(checkpoints.map { ($0.path, $0) }, uniquingKeysWith: { $0.offset < $1.offset ? $0 : $1 })
+            return
+        }
+        for (path, group) in Dictionary(grouping: checkpoints, by: \.path).sorted(by: { $0.key < $1.key }) {
+            try resume(path, from: group)
+        }
+        for source in config.sources {
+            for path in discovery.liveFiles(for: source) where byPath[path] == nil {
+                guard Syscall.stat(path) != nil else { continue }
+                let known = checkpoints.contains { $0.path == path }
+                if source.startAt == .end && !known {
+                    try followAtEnd(path)
+                } else {
+                    if !known && source.rotated { try readHistory(of: path, source: source) }
+                    try reconcilePath(path)
+                }
+            }
+        }
+        // Once more per folder: names that match but cannot be read (a directory, a symlink loop) are
+        // reported now rather than silently skipped.
+        for directory in watched.sorted() { try reconcileDirectory(directory) }
+        try commit(durable: true)
+    }
+
+    /// A live file never seen before, on the first start with `startAt: beginning`: its rotated chain is
+    /// read oldest first (damage reported as in `scan`) before the live file is followed. Nothing of it is
+    /// checkpointed; the live file's checkpoint then marks the whole chain as read, so a restart skips it.
+    func readHistory(of path: String, source: SpytailConfig.Source) throws(SinkError) {
+        for member in discovery.rotatedChain(of: path, source: source) {
+            do { _ = try FileOpener.open(member) } catch {
+                events.report(.readFailed(error))
+                continue
+            }
+            guard let fingerprint = Fingerprinter.ofFile(member) else { continue }  // empty
+            events.report(.fileStarted(path: member, compressed: member.hasSuffix(".gz")))
+            try catchUp(member, from: 0, fingerprint: fingerprint, as: path)
+        }
+    }
+
+    /// The source `path` is a live file of; a source with the built-in names only when none is (any more).
+    func source(of path: String) -> SpytailConfig.Source {
+        config.sources.first { discovery.isLiveFile(path, of: $0) } ?? SpytailConfig.Source(name: "", include: [])
+    }
+
+    /// Follows `path` from its end (aligned to the start of the line being written, so no half line).
+    func followAtEnd(_ path: String) throws(SinkError) {
+        let fd: Int32
+        do {
+            fd = try Syscall.open(path, O_RDONLY)
+        } catch {
+            return warnOnce(path, "cannot open: \(error)")
+        }
+        unreadable.remove(path)
+        defer { Syscall.close(fd) }
+        guard let info = try? Syscall.fstat(fd) else { return }
+        let size = Int64(info.st_size)
+        guard let (fingerprint, covered) = Fingerprinter.ofDescriptor(fd, complete: false) else {
+            try follow(path, from: 0, fingerprint: nil)
+            return
+        }
+        var tail = [UInt8](repeating: 0, count: 65536)
+        let start = max(0, size - Int64(tail.count))
+        let m = tail.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(start)) }
+        let lastNewline = m > 0 ? tail[..<m].lastIndex(of: 0x0A) : nil
+        let offset = lastNewline.map { start + Int64($0) + 1 } ?? size
+        let end = max(offset, Int64(covered))
+        // Rotated between this look and the open: the file now at the path is new, all of it.
+        if try !follow(path, from: end, fingerprint: fingerprint) { try follow(path, from: 0, fingerprint: nil) }
+    }
+}
