@@ -50,7 +50,7 @@ public struct TemporaryDirectory {
         guard lstat(path, &info) == 0 else { return }
         if info.st_mode & S_IFMT == S_IFDIR {
             chmod(path, 0o755)
-            for name in Directory.names(in: path) ?? [] { removeTree(path + "/" + name) }
+            for name in Paths.names(in: path) ?? [] { removeTree(path + "/" + name) }
             rmdir(path)
         } else {
             unlink(path)

@@ -79,7 +79,7 @@ struct ScanCommand: ParsableCommand {
         let compiled = try recompile(config, file)
         let clock = ContinuousClock()
         let started = clock.now
-        let outputs: [ScanOutput]
+        let outputs: [OpenOutput]
         do {
             outputs = try OutputOpener.open(config.outputs, vocabulary: compiled.rules.vocabulary, resolve: file.resolve)
         } catch {

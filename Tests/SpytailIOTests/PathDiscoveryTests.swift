@@ -76,8 +76,8 @@ struct SymlinkPolicyTests {
         source.rotated = false
         var refused: [String] = []
         let files = PathDiscovery(baseDirectory: dir.path).files(for: source) { path, _ in refused.append(path) }
-        #expect(files.map { Directory.baseName(of: $0) } == ["inside.log", "real.log"])
-        #expect(refused.map { Directory.baseName(of: $0) } == ["escape.log"])
+        #expect(files.map { Paths.baseName(of: $0) } == ["inside.log", "real.log"])
+        #expect(refused.map { Paths.baseName(of: $0) } == ["escape.log"])
         source.followSymlinks = true
         #expect(PathDiscovery(baseDirectory: dir.path).files(for: source).count == 3)
     }

@@ -32,7 +32,7 @@ struct ScanRunnerTests {
         let writer = RecordingByteWriter()
         let events = RecordingEventReporter()
         let runner = ScanRunner(config: compiled,
-                                outputs: [ScanOutput(formatter: JSONLinesFormatter(vocabulary: compiled.rules.vocabulary), writer: writer)],
+                                outputs: [OpenOutput(formatter: JSONLinesFormatter(vocabulary: compiled.rules.vocabulary), writer: writer)],
                                 events: events, workers: workers, blockBytes: blockBytes, chunkSize: chunkSize)
         let report = try runner.run(paths: paths)
         let records = try writer.lines.map { try JSONDecoder().decode(Record.self, from: Data($0.utf8)) }
@@ -145,7 +145,7 @@ struct ScanRunnerTests {
         let writer = RecordingByteWriter()
         writer.writeError = SinkError(destination: "x", cause: .noSpace)
         let runner = ScanRunner(config: compiled,
-                                outputs: [ScanOutput(formatter: JSONLinesFormatter(vocabulary: compiled.rules.vocabulary), writer: writer)],
+                                outputs: [OpenOutput(formatter: JSONLinesFormatter(vocabulary: compiled.rules.vocabulary), writer: writer)],
                                 events: RecordingEventReporter(), workers: workers, blockBytes: 1024)
         #expect(throws: SinkError(destination: "x", cause: .noSpace)) { try runner.run(paths: [path]) }
     }

@@ -25,13 +25,13 @@ public struct CompiledConfig {
         // Built in after the config's own: the `gap` category (unless the config names one) and the fields
         // of gap records, so every formatter can print them.
         var categories = config.parse.categories.map { Vocabulary.Label(name: $0.name, display: $0.display, color: $0.color) }
-        if !categories.contains(where: { $0.name == GapReport.category }) {
-            categories.append(.init(name: GapReport.category, display: "⚠️ gap", color: "magenta"))
+        if !categories.contains(where: { $0.name == GapVocabulary.category }) {
+            categories.append(.init(name: GapVocabulary.category, display: "⚠️ gap", color: "magenta"))
         }
         let vocabulary = Vocabulary(
             categories: categories,
             tags: config.parse.tags.map { .init(name: $0.name, display: $0.display) },
-            fieldNames: fieldNames + GapReport.fieldNames)
+            fieldNames: fieldNames + GapVocabulary.fieldNames)
         var categoryRules: [(category: Int, rule: MatchRule)] = []
         for (i, category) in config.parse.categories.enumerated() {
             guard let match = category.match else { continue }

@@ -1,13 +1,13 @@
 /// Joins continuation lines (those the multiline regex matches) to the entry before them.
 /// Holds one pending entry and reuses its storage for the next.
 public struct EntryAssembler {
-    let continuation: Regex?
+    let rule: ContinuationRule
     private var entry: SpyEntry
     /// An entry is started and waits for its continuation lines or the next head line.
     public private(set) var hasPending = false
 
     public init(file: SourceFile, continuation: Regex?) {
-        self.continuation = continuation
+        rule = ContinuationRule(continuation)
         entry = SpyEntry(file: file)
     }
 
@@ -18,16 +18,13 @@ public struct EntryAssembler {
     }
 
     /// Whether `line` would join the pending entry.
-    public func isContinuation(_ line: Line) -> Bool {
-        guard hasPending, let continuation else { return false }
-        return continuation.matches(line.bytes)
-    }
+    public func isContinuation(_ line: Line) -> Bool { rule.continues(line, entryOpen: hasPending) }
 
     /// Adds a line; a head line first hands the pending entry to `emit`. Without a multiline rule an
     /// entry is complete at once and is handed out right away (nothing waits for a next line).
     public mutating func add<E: Error>(_ line: Line, _ emit: (inout SpyEntry) throws(E) -> Void) throws(E) {
         try add(line, continuation: isContinuation(line), emit)
-        if continuation == nil { try flush(emit) }
+        if !rule.joinsLines { try flush(emit) }
     }
 
     /// Adds a line whose kind the caller decided (the block reader did, with `isContinuation`).

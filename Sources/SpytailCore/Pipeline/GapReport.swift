@@ -1,8 +1,8 @@
 /// Bytes of a file that were not exported, and why: reported as an entry of category `gap`
 /// (with fields `gapBytes` and `gapReason`), never as silence.
 public struct GapReport: Sendable {
-    public static let category = "gap"
-    public static let fieldNames = ["gapBytes", "gapReason"]
+    public static var category: String { GapVocabulary.category }
+    public static var fieldNames: [String] { GapVocabulary.fieldNames }
 
     /// Why bytes were not exported.
     public enum Reason: String, Sendable {

@@ -18,7 +18,7 @@ public struct ConfigFile {
         } catch {
             throw ConfigFileError(path: path, problems: error.errors)
         }
-        baseDirectory = Directory.parent(of: path)
+        baseDirectory = Paths.parent(of: path)
         let problems = checkFileSystem()
         if !problems.isEmpty { throw ConfigFileError(path: path, problems: problems) }
     }
@@ -27,7 +27,7 @@ public struct ConfigFile {
 
     /// `path` from the config, resolved against the config file's folder.
     public func resolve(_ path: String) -> String {
-        path.hasPrefix("/") ? path : Directory.join(baseDirectory, path)
+        path.hasPrefix("/") ? path : Paths.join(baseDirectory, path)
     }
 
     /// The checkpoint file's resolved path, if the config names one.
@@ -38,15 +38,15 @@ public struct ConfigFile {
         var problems: [ConfigError] = []
         for (i, output) in config.outputs.enumerated() {
             guard case .file(let file) = output.destination else { continue }
-            let folder = Directory.parent(of: resolve(file))
+            let folder = Paths.parent(of: resolve(file))
             if Syscall.stat(folder)?.isDirectory != true {
                 problems.append(ConfigError(JSONPath.root.appending("outputs").appending(i).appending("path"),
                                             .invalidValue("folder '\(folder)' does not exist")))
             }
         }
-        if let checkpoints = checkpointPath, Syscall.stat(Directory.parent(of: checkpoints))?.isDirectory != true {
+        if let checkpoints = checkpointPath, Syscall.stat(Paths.parent(of: checkpoints))?.isDirectory != true {
             problems.append(ConfigError(JSONPath.root.appending("checkpoints"),
-                                        .invalidValue("folder '\(Directory.parent(of: checkpoints))' does not exist")))
+                                        .invalidValue("folder '\(Paths.parent(of: checkpoints))' does not exist")))
         }
         return problems
     }

@@ -37,26 +37,26 @@ public struct PathDiscovery {
 
     /// The rotated copies of `live` in its folder and the source's `olddir`, oldest first.
     public func rotatedChain(of live: String, source: SpytailConfig.Source) -> [String] {
-        Self.naming(for: source).chain(live: Directory.baseName(of: live), paths: candidates(near: live, source: source))
+        Self.naming(for: source).chain(live: Paths.baseName(of: live), paths: candidates(near: live, source: source))
     }
 
     /// Every rotated copy of `live`, both forms of a rotation kept, oldest first (for fingerprint search).
     public func rotatedCopies(of live: String, source: SpytailConfig.Source) -> [String] {
-        Self.naming(for: source).allCopies(live: Directory.baseName(of: live), paths: candidates(near: live, source: source))
+        Self.naming(for: source).allCopies(live: Paths.baseName(of: live), paths: candidates(near: live, source: source))
     }
 
     /// The folders where `live`'s rotated copies can be: its own, and the source's `olddir`.
     public func chainDirectories(of live: String, source: SpytailConfig.Source) -> [String] {
-        let directory = Directory.parent(of: live)
+        let directory = Paths.parent(of: live)
         guard let olddir = source.olddir else { return [directory] }
-        let old = olddir.hasPrefix("/") ? Directory.normalize(olddir) : Directory.join(directory, olddir)
+        let old = olddir.hasPrefix("/") ? Paths.normalize(olddir) : Paths.join(directory, olddir)
         return old == directory ? [directory] : [directory, old]
     }
 
     /// Files in the chain's folders (names only are looked at; the live file itself is never a copy).
     func candidates(near live: String, source: SpytailConfig.Source) -> [String] {
         chainDirectories(of: live, source: source).flatMap { directory in
-            (Directory.names(in: directory) ?? []).map { Directory.join(directory, $0) }
+            (Paths.names(in: directory) ?? []).map { Paths.join(directory, $0) }
         }.filter { $0 != live }
     }
 
@@ -70,12 +70,12 @@ public struct PathDiscovery {
     /// Copies in another folder join the chain of the one live file of their name, if there is exactly one.
     public static func orderExplicit(_ paths: [String]) -> [String] {
         func chainName(_ path: String) -> String {
-            RotationName.liveName(of: Directory.baseName(of: path)) ?? Directory.baseName(of: path)
+            RotationName.liveName(of: Paths.baseName(of: path)) ?? Paths.baseName(of: path)
         }
-        let lives = Dictionary(grouping: paths.filter { RotationName.liveName(of: Directory.baseName(of: $0)) == nil }, by: chainName)
+        let lives = Dictionary(grouping: paths.filter { RotationName.liveName(of: Paths.baseName(of: $0)) == nil }, by: chainName)
         func chainKey(_ path: String) -> String {
             let name = chainName(path)
-            let sameFolder = Directory.join(Directory.parent(of: path), name)
+            let sameFolder = Paths.join(Paths.parent(of: path), name)
             if paths.contains(sameFolder) { return sameFolder }
             if let only = lives[name], only.count == 1 { return only[0] }
             return "*/" + name  // copies without a live file: one chain per name
@@ -87,8 +87,8 @@ public struct PathDiscovery {
         }
         return groups.flatMap { group in
             group.members.enumerated().sorted { a, b in
-                let ra = RotationName.parse(live: chainName(a.element), candidate: Directory.baseName(of: a.element))?.rotation
-                let rb = RotationName.parse(live: chainName(b.element), candidate: Directory.baseName(of: b.element))?.rotation
+                let ra = RotationName.parse(live: chainName(a.element), candidate: Paths.baseName(of: a.element))?.rotation
+                let rb = RotationName.parse(live: chainName(b.element), candidate: Paths.baseName(of: b.element))?.rotation
                 switch (ra, rb) {
                 case let (x?, y?): return x == y ? a.offset < b.offset : x < y
                 case (_?, nil): return true  // rotated before live
@@ -104,7 +104,7 @@ public struct PathDiscovery {
     public func watchDirectories(for source: SpytailConfig.Source) -> [String] {
         var found = Set<String>()
         for pattern in source.include.map({ PathPattern(resolve($0)) }) {
-            let root = pattern.components.isEmpty ? Directory.parent(of: pattern.root) : pattern.root
+            let root = pattern.components.isEmpty ? Paths.parent(of: pattern.root) : pattern.root
             found.insert(root)
             if pattern.components.count > 1 { walkDirectories(root, pattern.components.dropLast()[...], into: &found) }
         }
@@ -112,7 +112,7 @@ public struct PathDiscovery {
         // folder makes `run` look again).
         if source.rotated, let olddir = source.olddir {
             for directory in Array(found) {
-                let old = olddir.hasPrefix("/") ? Directory.normalize(olddir) : Directory.join(directory, olddir)
+                let old = olddir.hasPrefix("/") ? Paths.normalize(olddir) : Paths.join(directory, olddir)
                 if Syscall.stat(old)?.isDirectory == true { found.insert(old) }
             }
         }
@@ -124,7 +124,7 @@ public struct PathDiscovery {
     public func escapingTarget(_ path: String, of source: SpytailConfig.Source) -> String? {
         guard !source.followSymlinks, let real = Self.realPath(path) else { return nil }
         let roots = source.include.map { PathPattern(resolve($0)) }.filter { $0.matches(path: path) }
-            .compactMap { Self.realPath($0.components.isEmpty ? Directory.parent(of: $0.root) : $0.root) }
+            .compactMap { Self.realPath($0.components.isEmpty ? Paths.parent(of: $0.root) : $0.root) }
         guard !roots.isEmpty else { return nil }
         return roots.contains { real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") } ? nil : real
     }
@@ -149,8 +149,8 @@ public struct PathDiscovery {
     /// A rotated copy by its name: its live name is one the source's patterns match, or its `rotatedPattern` matches it.
     func isRotatedCopy(_ path: String, of source: SpytailConfig.Source) -> Bool {
         guard source.rotated else { return false }
-        let name = Directory.baseName(of: path)
-        if let live = RotationName.liveName(of: name), matchesInclude(Directory.join(Directory.parent(of: path), live), of: source) {
+        let name = Paths.baseName(of: path)
+        if let live = RotationName.liveName(of: name), matchesInclude(Paths.join(Paths.parent(of: path), live), of: source) {
             return true
         }
         return source.rotatedPattern != nil && Self.naming(for: source).patterned(name) != nil
@@ -163,8 +163,8 @@ public struct PathDiscovery {
 
     private func walkDirectories(_ directory: String, _ rest: ArraySlice<String>, into found: inout Set<String>) {
         guard let component = rest.first else { return }
-        for name in Directory.names(in: directory) ?? [] where !name.hasPrefix(".") {
-            let path = Directory.join(directory, name)
+        for name in Paths.names(in: directory) ?? [] where !name.hasPrefix(".") {
+            let path = Paths.join(directory, name)
             guard Syscall.stat(path)?.isDirectory == true else { continue }
             if component == "**" {
                 found.insert(path)
@@ -177,7 +177,7 @@ public struct PathDiscovery {
     }
 
     func resolve(_ pattern: String) -> String {
-        pattern.hasPrefix("/") ? pattern : Directory.join(baseDirectory, pattern)
+        pattern.hasPrefix("/") ? pattern : Paths.join(baseDirectory, pattern)
     }
 
     /// Regular files matching `pattern`, sorted.
@@ -193,17 +193,17 @@ public struct PathDiscovery {
     private func walk(_ directory: String, _ rest: ArraySlice<String>, into found: inout [String]) {
         guard let component = rest.first else { return }
         let remaining = rest.dropFirst()
-        let names = Directory.names(in: directory) ?? []
+        let names = Paths.names(in: directory) ?? []
         if component == "**" {
             walk(directory, remaining, into: &found)
             for name in names where !name.hasPrefix(".") {
-                let path = Directory.join(directory, name)
+                let path = Paths.join(directory, name)
                 if Syscall.stat(path)?.isDirectory == true { walk(path, rest, into: &found) }
             }
             return
         }
         for name in names where PathPattern.matches(component: component, name: name) {
-            let path = Directory.join(directory, name)
+            let path = Paths.join(directory, name)
             guard let info = Syscall.stat(path) else { continue }
             if remaining.isEmpty {
                 if info.isRegularFile { found.append(path) }

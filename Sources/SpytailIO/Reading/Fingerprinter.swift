@@ -32,7 +32,7 @@ public enum Fingerprinter {
     /// the first line is not complete yet and `complete` is false).
     public static func ofDescriptor(_ fd: Int32, complete: Bool) -> (fingerprint: Fingerprint, covered: Int)? {
         var bytes = [UInt8](repeating: 0, count: Fingerprint.headLimit)
-        let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, Fingerprint.headLimit, 0) }
+        let n = (try? bytes.withUnsafeMutableBytes { (raw) throws(Errno) in try Syscall.pread(fd, raw, at: 0) }) ?? 0
         guard n > 0 else { return nil }
         return bytes.withUnsafeBufferPointer { all in
             let head = UnsafeBufferPointer(rebasing: all[..<n])

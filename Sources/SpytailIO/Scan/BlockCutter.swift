@@ -1,7 +1,13 @@
 import SpytailCore
 
-/// Splits one file's bytes into lines, marks continuation lines, and cuts blocks of whole entries
-/// (only before a head line), handing each full block to the runner.
+/// Where the block cutter gets empty blocks and hands full ones (the scan runner: workers, in-order writes).
+protocol BlockSink: AnyObject {
+    func takeBlock(for file: SourceFile) throws(SinkError) -> LineBlock
+    func submit(_ block: LineBlock) throws(SinkError)
+}
+
+/// Splits one file's bytes into lines, marks continuation lines (`ContinuationRule`, as the assembler does),
+/// and cuts blocks of whole entries (only before a head line), handing each full block to its sink.
 struct BlockCutter {
     private var splitter: LineSplitter
     private var blocks: Accumulator
@@ -9,14 +15,14 @@ struct BlockCutter {
     /// The block being filled and what the next line needs to know.
     private struct Accumulator {
         let file: SourceFile
-        let continuation: Regex?
+        let rule: ContinuationRule
         let blockBytes: Int
         var block: LineBlock?
         /// An entry is open in this file, so the next line may continue it.
         var entryOpen = false
 
-        mutating func add(_ line: Line, _ runner: ScanRunner) throws(SinkError) {
-            let isContinuation = entryOpen && continuation?.matches(line.bytes) == true
+        mutating func add(_ line: Line, _ runner: some BlockSink) throws(SinkError) {
+            let isContinuation = rule.continues(line, entryOpen: entryOpen)
             if !isContinuation, let full = block, full.byteCount >= blockBytes {
                 try runner.submit(full)
                 block = nil
@@ -26,7 +32,7 @@ struct BlockCutter {
             entryOpen = true
         }
 
-        mutating func submitLast(_ runner: ScanRunner) throws(SinkError) {
+        mutating func submitLast(_ runner: some BlockSink) throws(SinkError) {
             if let block, !block.isEmpty { try runner.submit(block) }
             block = nil
         }
@@ -34,17 +40,17 @@ struct BlockCutter {
 
     init(file: SourceFile, continuation: Regex?, maxLineBytes: Int, blockBytes: Int) {
         splitter = LineSplitter(maxLineBytes: maxLineBytes)
-        blocks = Accumulator(file: file, continuation: continuation, blockBytes: blockBytes)
+        blocks = Accumulator(file: file, rule: ContinuationRule(continuation), blockBytes: blockBytes)
     }
 
     var lineCount: Int { splitter.linesEmitted }
 
-    mutating func push(_ chunk: UnsafeBufferPointer<UInt8>, _ runner: ScanRunner) throws(SinkError) {
+    mutating func push(_ chunk: UnsafeBufferPointer<UInt8>, _ runner: some BlockSink) throws(SinkError) {
         try splitter.push(chunk) { (line) throws(SinkError) in try blocks.add(line, runner) }
     }
 
     /// End of the file: the last line without newline, then the last block.
-    mutating func finish(_ runner: ScanRunner) throws(SinkError) {
+    mutating func finish(_ runner: some BlockSink) throws(SinkError) {
         try splitter.finish { (line) throws(SinkError) in try blocks.add(line, runner) }
         try blocks.submitLast(runner)
     }

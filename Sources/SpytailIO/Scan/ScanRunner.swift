@@ -9,14 +9,14 @@ import SpytailCore
 /// time window makes entries depend on the one before, and by tests to compare both modes).
 ///
 /// A file that fails is reported and the scan goes on with the next one; only a failing output stops it.
-public final class ScanRunner {
+public final class ScanRunner: BlockSink {
     /// A block waiting for its worker, and the signal that it is done.
     private struct InFlight {
         let block: LineBlock
         let done: Completion
     }
 
-    let outputs: [ScanOutput]
+    let outputs: [OpenOutput]
     let events: any EventReporter
     let blockBytes: Int
     private let workers: [BlockWorker]
@@ -29,7 +29,7 @@ public final class ScanRunner {
     private var spare: [LineBlock] = []
     private let buffer: UnsafeMutableRawBufferPointer
 
-    public init(config: CompiledConfig, outputs: [ScanOutput], window: TimeWindow? = nil, events: any EventReporter,
+    public init(config: CompiledConfig, outputs: [OpenOutput], window: TimeWindow? = nil, events: any EventReporter,
                 workers: Int = WorkerThreads.availableCores, blockBytes: Int = 256 * 1024, chunkSize: Int = 256 * 1024) {
         self.outputs = outputs
         self.events = events

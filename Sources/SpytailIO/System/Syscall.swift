@@ -30,6 +30,24 @@ public enum Syscall {
         }
     }
 
+    /// Reads at `offset` without moving the descriptor's position; returns the bytes read (0 at the end).
+    public static func pread(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(Errno) -> Int {
+        try retrying { Glibc.pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) }
+    }
+
+    /// Moves the descriptor's position to `offset` from the start.
+    public static func seek(_ fd: Int32, to offset: Int64) throws(Errno) {
+        _ = try retrying { Glibc.lseek(fd, off_t(offset), SEEK_SET) }
+    }
+
+    public static func rename(_ from: String, _ to: String) throws(Errno) {
+        _ = try retrying { Glibc.rename(from, to) }
+    }
+
+    public static func fsync(_ fd: Int32) throws(Errno) {
+        _ = try retrying { Glibc.fsync(fd) }
+    }
+
     public static func fstat(_ fd: Int32) throws(Errno) -> Glibc.stat {
         var info = Glibc.stat()
         _ = try retrying { Glibc.fstat(fd, &info) }

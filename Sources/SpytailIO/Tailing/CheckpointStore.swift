@@ -32,8 +32,14 @@ public final class FileCheckpointStore: CheckpointStore {
         do {
             return try CheckpointCodec.decode(bytes)
         } catch {
-            rename(path, path + ".corrupt")
-            throw CheckpointStoreError(description: "\(path): damaged checkpoint file (\(error)); kept as \(path).corrupt, starting without it")
+            let kept: String
+            do throws(Errno) {
+                try Syscall.rename(path, path + ".corrupt")
+                kept = "kept as \(path).corrupt"
+            } catch {
+                kept = "could not be set aside as \(path).corrupt (\(error))"
+            }
+            throw CheckpointStoreError(description: "\(path): damaged checkpoint file (\(error)); \(kept), starting without it")
         }
     }
 
@@ -48,16 +54,23 @@ public final class FileCheckpointStore: CheckpointStore {
                 do throws(Errno) { try Syscall.writeAll(fd, raw) } catch { failure = error }
             }
             if let failure { throw failure }
-            if durable { fsync(fd) }
+            if durable { try Syscall.fsync(fd) }
         } catch {
             throw CheckpointStoreError(description: "\(temporary): cannot write checkpoints: \(error)")
         }
-        guard rename(temporary, path) == 0 else {
-            throw CheckpointStoreError(description: "\(path): cannot replace checkpoints: \(Errno.current)")
+        do throws(Errno) {
+            try Syscall.rename(temporary, path)
+        } catch {
+            throw CheckpointStoreError(description: "\(path): cannot replace checkpoints: \(error)")
         }
-        if durable, let fd = try? Syscall.open(Directory.parent(of: path), O_RDONLY | O_DIRECTORY) {
-            fsync(fd)
-            Syscall.close(fd)
+        guard durable else { return }
+        // The rename is durable once the folder is.
+        do throws(Errno) {
+            let fd = try Syscall.open(Paths.parent(of: path), O_RDONLY | O_DIRECTORY)
+            defer { Syscall.close(fd) }
+            try Syscall.fsync(fd)
+        } catch {
+            throw CheckpointStoreError(description: "\(Paths.parent(of: path)): cannot make the checkpoint rename durable: \(error)")
         }
     }
 }

@@ -37,7 +37,10 @@ final class TailedFile {
         self.maxLineBytes = maxLineBytes
         self.continuation = continuation
         lifecycle = FileLifecycle(.following, now: now)
-        lseek(fd, off_t(offset), SEEK_SET)
+        do throws(Errno) { try Syscall.seek(fd, to: offset) } catch {
+            close()
+            throw ReadError(path: path, cause: .read(error))
+        }
         if let fingerprint { start(SourceFile(path: followPath, fingerprint: fingerprint), at: offset) }
     }
 
@@ -112,7 +115,7 @@ final class TailedFile {
     /// After a truncation: starts over at 0 with whatever content is there now.
     func restartAtZero() {
         offset = 0
-        lseek(fd, 0, SEEK_SET)
+        try? Syscall.seek(fd, to: 0)  // a regular file open for reading: seeking to 0 cannot fail
         stream = nil
         source = nil
         head = []
@@ -131,7 +134,7 @@ final class TailedFile {
         let length = Int(min(Int64(Checkpoint.tailLength), offset))
         guard length > 0 else { return Fingerprint.fnv1a(UnsafeBufferPointer(start: nil, count: 0)) }
         var bytes = [UInt8](repeating: 0, count: length)
-        let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, length, off_t(offset - Int64(length))) }
+        let n = (try? bytes.withUnsafeMutableBytes { (raw) throws(Errno) in try Syscall.pread(fd, raw, at: offset - Int64(length)) }) ?? 0
         return bytes.withUnsafeBufferPointer { Fingerprint.fnv1a(UnsafeBufferPointer(rebasing: $0[..<max(0, n)])) }
     }
 

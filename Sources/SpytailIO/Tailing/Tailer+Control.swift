@@ -7,7 +7,7 @@ extension Tailer {
     func rewatch() throws(SinkError) {
         guard state != .disabled else { return }
         var wanted = Set(config.sources.flatMap(discovery.watchDirectories))
-        wanted.insert(Directory.parent(of: configFile.path))
+        wanted.insert(Paths.parent(of: configFile.path))
         for directory in wanted.subtracting(watched) {
             if watcher?.watch(directory) == false { failedWatches.insert(directory) }
         }
@@ -52,7 +52,7 @@ extension Tailer {
             }
             files = [:]
             byPath = [:]
-            let configDirectory = Directory.parent(of: configFile.path)
+            let configDirectory = Paths.parent(of: configFile.path)
             for directory in watched where directory != configDirectory { watcher?.unwatch(directory) }
             watched = [configDirectory]
         }

@@ -10,7 +10,7 @@ extension Tailer {
     func locate(_ file: TailedFile) {
         guard let now = Syscall.pathOfDescriptor(file.descriptor) else { return }
         file.currentPath = now
-        let directory = Directory.parent(of: now)
+        let directory = Paths.parent(of: now)
         guard file.drainWatch != directory else { return }
         releaseDrainWatch(of: file)
         guard !watched.contains(directory) else { return }
@@ -106,7 +106,7 @@ extension Tailer {
 
     /// Retired files whose name in `directory` no longer leads to them (deleted, or moved where we cannot see).
     func forgetRetired(in directory: String) {
-        for (identity, old) in retired where Directory.parent(of: old.currentPath) == directory {
+        for (identity, old) in retired where Paths.parent(of: old.currentPath) == directory {
             if Syscall.stat(old.currentPath).map({ FileIdentity($0) }) != identity { forget(identity) }
         }
     }

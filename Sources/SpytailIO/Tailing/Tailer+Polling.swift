@@ -6,7 +6,7 @@ import SpytailCore
 /// (fs.inotify.max_user_watches) is looked at every 2 s and its watch tried again.
 extension Tailer {
     func pollUnwatched() throws(SinkError) {
-        let configFolder = Directory.parent(of: configFile.path)
+        let configFolder = Paths.parent(of: configFile.path)
         if watcher == nil || failedWatches.contains(configFolder), FileStamp(configFile.path) != configStamp {
             try reloadConfig()
         }

@@ -14,17 +14,17 @@ extension Tailer {
     /// every live file it holds.
     func reconcileDirectory(_ directory: String) throws(SinkError) {
         for file in Array(files.values)
-        where Directory.parent(of: file.followPath) == directory || Directory.parent(of: file.currentPath) == directory {
+        where Paths.parent(of: file.followPath) == directory || Paths.parent(of: file.currentPath) == directory {
             if files[file.identity] != nil { try reconcile(file) }
         }
         forgetRetired(in: directory)
-        let names = Set(Directory.names(in: directory) ?? [])
+        let names = Set(Paths.names(in: directory) ?? [])
         for name in names {
-            let path = Directory.join(directory, name)
+            let path = Paths.join(directory, name)
             if isLive(path) || parked[path] != nil { try reconcilePath(path) }
         }
         // Parked files that were deleted meanwhile are forgotten (nothing of them is left to read).
-        for path in parked.keys where Directory.parent(of: path) == directory && !names.contains(Directory.baseName(of: path)) {
+        for path in parked.keys where Paths.parent(of: path) == directory && !names.contains(Paths.baseName(of: path)) {
             parked[path] = nil
         }
     }

@@ -10,7 +10,7 @@ extension Tailer {
         let (checkpoints, problem) = checkpointer.load()
         if let problem { report(.checkpointsUnusable(problem)) }
         try rewatch()
-        watcher?.watch(Directory.parent(of: configFile.path))
+        watcher?.watch(Paths.parent(of: configFile.path))
         guard state != .disabled else {
             parked = Dictionary(checkpoints.map { ($0.path, $0) }, uniquingKeysWith: { $0.offset < $1.offset ? $0 : $1 })
             return
@@ -74,7 +74,7 @@ extension Tailer {
         }
         var tail = [UInt8](repeating: 0, count: 65536)
         let start = max(0, size - Int64(tail.count))
-        let m = tail.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(start)) }
+        let m = (try? tail.withUnsafeMutableBytes { (raw) throws(Errno) in try Syscall.pread(fd, raw, at: start) }) ?? 0
         let lastNewline = m > 0 ? tail[..<m].lastIndex(of: 0x0A) : nil
         let offset = lastNewline.map { start + Int64($0) + 1 } ?? size
         let end = max(offset, Int64(covered))

@@ -16,16 +16,16 @@ extension Tailer {
 
     /// The live file (and its source) whose rotated copy `path` is, in its folder or as its source's olddir.
     func liveFile(ofCopy path: String) -> (String, SpytailConfig.Source)? {
-        let name = Directory.baseName(of: path), directory = Directory.parent(of: path)
+        let name = Paths.baseName(of: path), directory = Paths.parent(of: path)
         // By the built-in names: the live name is in the copy's name (the live file need not exist now).
-        var candidates = [directory, Directory.parent(of: directory)].compactMap { folder in
-            RotationName.liveName(of: name).map { Directory.join(folder, $0) }
+        var candidates = [directory, Paths.parent(of: directory)].compactMap { folder in
+            RotationName.liveName(of: name).map { Paths.join(folder, $0) }
         }
         candidates += byPath.keys.sorted()  // a source's rotatedPattern: the live files followed now
         for candidate in candidates {
             guard let source = config.sources.first(where: { $0.rotated && discovery.isLiveFile(candidate, of: $0) }),
                   discovery.chainDirectories(of: candidate, source: source).contains(directory),
-                  PathDiscovery.naming(for: source).parse(live: Directory.baseName(of: candidate), candidate: name) != nil
+                  PathDiscovery.naming(for: source).parse(live: Paths.baseName(of: candidate), candidate: name) != nil
             else { continue }
             return (candidate, source)
         }

@@ -139,13 +139,13 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
             case .watch(.watchFailed(let directory, let errno)):
                 reportWatchFailure(directory, errno)
             case .watch(.changed(let directory, let name, let kind)):
-                if directory == Directory.parent(of: configFile.path) && name == Directory.baseName(of: configFile.path) {
+                if directory == Paths.parent(of: configFile.path) && name == Paths.baseName(of: configFile.path) {
                     reload = true
                 } else if kind == .modified, let name {
-                    paths.insert(Directory.join(directory, name))
+                    paths.insert(Paths.join(directory, name))
                 } else {
                     if kind == .directoryCreated || kind == .directoryGone { try rewatch() }
-                    if kind == .arrived, let name { arrived.insert(Directory.join(directory, name)) }
+                    if kind == .arrived, let name { arrived.insert(Paths.join(directory, name)) }
                     directories.insert(directory)
                 }
             }
@@ -156,7 +156,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
             try reconcileEverything()
         } else {
             for directory in directories { try reconcileDirectory(directory) }
-            for path in paths where !directories.contains(Directory.parent(of: path)) { try reconcilePath(path) }
+            for path in paths where !directories.contains(Paths.parent(of: path)) { try reconcilePath(path) }
         }
         for path in arrived.sorted() { try catchUpUnseenRotation(path) }
         return .goOn

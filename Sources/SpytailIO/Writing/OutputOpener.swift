@@ -4,8 +4,8 @@ import SpytailCore
 public enum OutputOpener {
     /// One formatter and writer per output of `config`, in order; `auto` colour means "on a terminal".
     public static func open(_ outputs: [SpytailConfig.Output], vocabulary: Vocabulary,
-                            resolve: (String) -> String) throws(SinkError) -> [ScanOutput] {
-        var opened: [ScanOutput] = []
+                            resolve: (String) -> String) throws(SinkError) -> [OpenOutput] {
+        var opened: [OpenOutput] = []
         for output in outputs {
             let writer: FileDescriptorWriter
             switch output.destination {
@@ -18,7 +18,7 @@ public enum OutputOpener {
             case .never: color = false
             case .auto: color = writer.isTerminal
             }
-            opened.append(ScanOutput(formatter: output.format.makeFormatter(vocabulary: vocabulary, color: color), writer: writer))
+            opened.append(OpenOutput(formatter: output.format.makeFormatter(vocabulary: vocabulary, color: color), writer: writer))
         }
         return opened
     }

@@ -1,7 +1,7 @@
 import Glibc
 
-/// Directory listing with readdir(3).
-public enum Directory {
+/// Path helpers: a folder's names (readdir(3)), joining and normalising paths, parent and base name.
+public enum Paths {
     /// Names in `path` (without `.` and `..`), sorted; nil when it cannot be read.
     public static func names(in path: String) -> [String]? {
         guard let dir = opendir(path) else { return nil }

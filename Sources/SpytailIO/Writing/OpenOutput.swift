@@ -1,7 +1,7 @@
 import SpytailCore
 
-/// An opened output: how entries are formatted and where the bytes go.
-public struct ScanOutput {
+/// An opened output of `scan` or `run`: how entries are formatted and where the bytes go.
+public struct OpenOutput {
     public let formatter: any EntryFormatter
     public let writer: any ByteWriter
 
