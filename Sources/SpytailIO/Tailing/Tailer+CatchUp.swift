@@ -97,6 +97,7 @@ extension Tailer {
             }
         }
         try file.finish(emit)
+        remember(file.source?.fingerprint, under: file.followPath)  // its copy may arrive again later (renamed)
         file.restartAtZero()
         try read(file)
     }

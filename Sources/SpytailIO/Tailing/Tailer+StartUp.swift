@@ -23,6 +23,8 @@ extension Tailer {
                 guard Syscall.stat(path) != nil else { continue }
                 let known = checkpoints.contains { $0.path == path }
                 if source.startAt == .end && !known {
+                    // The history is skipped, and known: a copy renamed later is not new content.
+                    for member in discovery.rotatedChain(of: path, source: source) { remember(Fingerprinter.ofFile(member), under: path) }
                     try followAtEnd(path)
                 } else {
                     if !known && source.rotated { try readHistory(of: path, source: source) }
