@@ -1,5 +1,8 @@
-/// A clock that moves only when a test says so.
-public final class ManualClock: Clock, @unchecked Sendable {
+import Synchronization
+import SpytailCore
+
+/// A clock that moves only when a test says so; whoever waits on it (the tailer's loop) is told when it moves.
+public final class ManualClock: SteppedClock, @unchecked Sendable {
     public struct Instant: InstantProtocol {
         public var offset: Duration
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
@@ -7,15 +10,24 @@ public final class ManualClock: Clock, @unchecked Sendable {
         public static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
     }
 
-    public private(set) var now = Instant(offset: .zero)
+    private let state = Mutex<(now: Instant, observers: [@Sendable () -> Void])>((Instant(offset: .zero), []))
+    public var now: Instant { state.withLock { $0.now } }
     public var minimumResolution: Duration { .nanoseconds(1) }
 
     public init() {}
 
-    public func advance(by duration: Duration) { now = now.advanced(by: duration) }
+    public func advance(by duration: Duration) {
+        let observers = state.withLock { state in
+            state.now = state.now.advanced(by: duration)
+            return state.observers
+        }
+        for observer in observers { observer() }
+    }
+
+    public func onAdvance(_ action: @escaping @Sendable () -> Void) { state.withLock { $0.observers.append(action) } }
 
     public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         // Tests advance the clock by hand; nothing in spytail's logic sleeps on it.
-        if deadline > now { now = deadline }
+        if deadline > now { advance(by: now.duration(to: deadline)) }
     }
 }

@@ -50,7 +50,7 @@ struct TailerTests {
         let clock = ManualClock()
         let tailer = try Tailer(configFile: ConfigFile(path: config), store: store, events: RecordingEventReporter(), clock: clock)
         let finished = Box(false)
-        let running = Box(tailer)  // the tailer runs on its thread; this test only posts to its inbox
+        let running = Box(tailer)  // the tailer runs on its thread; this test moves the clock and signals it
         let inbox = tailer.inbox
         let thread = Thread {
             try? running.value.run()
@@ -66,8 +66,7 @@ struct TailerTests {
         // "boom" waits for a next head line or the idle timeout, which only the clock can bring.
         #expect(Waiting.until(10, every: 0.01) { store.saves.last?.checkpoints.first?.offset == 13 })
         #expect(exported() == ["first", "second"])
-        clock.advance(by: .milliseconds(300))
-        inbox.push(.watch(.overflow))  // wake the loop; the timer is due now
+        clock.advance(by: .milliseconds(300))  // the loop waits on this clock: the timer is due now
         #expect(Waiting.until(10, every: 0.01) { exported() == ["first", "second", "boom"] })
 
         inbox.push(.signal(SIGTERM))
@@ -77,6 +76,68 @@ struct TailerTests {
         let last = try #require(store.saves.last)
         #expect(last.durable)
         #expect(last.checkpoints.map(\.offset) == [31])
+    }
+}
+
+/// The tailer driven only by scripted file events (a `RecordingFileEvents` spy, no inotify) and a manual
+/// clock: a rotated file moved to another folder is watched there, retired when the clock says it is quiet,
+/// and read again when it grows.
+struct TailerFileEventsTests {
+    @Test func aMovedRotatedFileIsWatchedWhereItWentRetiredByTheClockAndReadAgainWhenItGrows() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        for folder in ["logs", "elsewhere"] { try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true) }
+        let log = dir.write("logs/app.log", "a\n")
+        let config = dir.write("c.json", #"""
+            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "cp.json", "tail": {"rotateWaitMs": 1000},
+             "outputs": [{"type": "file", "path": "out.jsonl", "format": "text"}]}
+            """#)
+        func exported() -> [String] {
+            ((try? String(contentsOfFile: dir.file("out.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+        }
+        let spy = RecordingFileEvents()
+        let reporter = RecordingEventReporter()
+        let clock = ManualClock()
+        let store = RecordingCheckpointStore()
+        let tailer = try Tailer(configFile: ConfigFile(path: config), store: store, events: reporter, clock: clock, fileEvents: spy.factory)
+        let running = TailerTests.Box(tailer), finished = TailerTests.Box(false)
+        let thread = Thread {
+            try? running.value.run()
+            finished.value = true
+        }
+        thread.start()
+        let logs = dir.file("logs"), elsewhere = dir.file("elsewhere")
+        #expect(Waiting.until(10, every: 0.01) { exported() == ["a"] })
+        #expect(spy.startCount == 1)
+        #expect(spy.currentlyWatched == [logs, dir.path], "the source's folder and the config's")
+
+        // Rotated by a move into a folder nobody watches; the writer keeps appending there.
+        try FileManager.default.moveItem(atPath: log, toPath: dir.file("elsewhere/app.log.1"))
+        dir.write("logs/app.log", "")
+        spy.deliver(.changed(directory: logs, name: "app.log", kind: .entries))
+        #expect(Waiting.until(10, every: 0.01) { spy.currentlyWatched.contains(elsewhere) }, "\(spy.watchedDirectories)")
+        try FileHandle(forWritingTo: URL(fileURLWithPath: dir.file("elsewhere/app.log.1"))).appendAndClose("b\n")
+        spy.deliver(.changed(directory: elsewhere, name: "app.log.1", kind: .modified))
+        #expect(Waiting.until(10, every: 0.01) { exported() == ["a", "b"] })
+
+        // Quiet for rotateWait by the clock: retired (its position kept, its folder still watched).
+        clock.advance(by: .milliseconds(999))
+        #expect(!reporter.events.contains { if case .closed = $0 { true } else { false } })
+        clock.advance(by: .milliseconds(1))
+        #expect(Waiting.until(10, every: 0.01) {
+            reporter.events.contains { if case .closed(_, let reason) = $0 { reason.contains("read again if it grows") } else { false } }
+        })
+        #expect(Waiting.until(10, every: 0.01) { store.saves.last?.checkpoints.contains { $0.drained } == true })
+        #expect(spy.currentlyWatched.contains(elsewhere))
+
+        // It grows again: read from where it was left.
+        try FileHandle(forWritingTo: URL(fileURLWithPath: dir.file("elsewhere/app.log.1"))).appendAndClose("c\n")
+        spy.deliver(.changed(directory: elsewhere, name: "app.log.1", kind: .modified))
+        #expect(Waiting.until(10, every: 0.01) { exported() == ["a", "b", "c"] })
+
+        tailer.inbox.push(.signal(SIGTERM))
+        #expect(Waiting.until(10, every: 0.01) { finished.value })
+        #expect(spy.stopCount == 1)
     }
 }
 

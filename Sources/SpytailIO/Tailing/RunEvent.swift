@@ -1,5 +1,6 @@
-/// What wakes the run loop: inotify's hints and signals.
+/// What wakes the run loop: file events, signals, and a stepped clock that moved (timers may be due).
 public enum RunEvent: Sendable {
     case watch(WatchEvent)
     case signal(Int32)
+    case clockAdvanced
 }

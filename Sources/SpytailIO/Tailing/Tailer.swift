@@ -16,7 +16,10 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     let events: any EventReporter
     let checkpointer: Checkpointer
     public let inbox = BlockingQueue<RunEvent>()
-    var watcher: InotifyWatcher?
+    let makeFileEvents: FileEventsFactory
+    var watcher: (any FileEvents)?
+    /// The clock moves by hand (a test): wait for events or its moves, never for real time.
+    let waitsOnClock: Bool
 
     var configFile: ConfigFile
     var discovery: PathDiscovery
@@ -49,8 +52,17 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     var deferred: [RunEvent] = []
     let buffer: UnsafeMutableRawBufferPointer
 
-    public init(configFile: ConfigFile, store: (any CheckpointStore)?, events: any EventReporter, clock: C) throws(SinkError) {
+    public init(configFile: ConfigFile, store: (any CheckpointStore)?, events: any EventReporter, clock: C,
+                fileEvents: @escaping FileEventsFactory = InotifyWatcher.make) throws(SinkError) {
         self.clock = clock
+        makeFileEvents = fileEvents
+        if let stepped = clock as? any SteppedClock {
+            let inbox = self.inbox
+            stepped.onAdvance { inbox.push(.clockAdvanced) }
+            waitsOnClock = true
+        } else {
+            waitsOnClock = false
+        }
         started = clock.now
         self.events = events
         checkpointer = Checkpointer(store: store)
@@ -80,7 +92,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     public func run() throws(SinkError) {
         let inbox = self.inbox
         do {
-            watcher = try InotifyWatcher { event in inbox.push(.watch(event)) }
+            watcher = try makeFileEvents { event in inbox.push(.watch(event)) }
         } catch {
             report(.inotifyUnavailable(reason: "\(error)", pollSeconds: settings.pollInterval.components.seconds))
         }
@@ -106,7 +118,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
             if !deferred.isEmpty {
                 batch = deferred + inbox.drain()
                 deferred = []
-            } else if case .some(.some(let first)) = inbox.pop(timeout: nextTimeout()) {
+            } else if case .some(.some(let first)) = inbox.pop(timeout: waitsOnClock ? nil : nextTimeout()) {
                 batch = [first] + inbox.drain()
             }
             do {
@@ -132,8 +144,8 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
                 reload = true
             case .signal(SIGUSR1):
                 try toggleRecording()
-            case .signal:
-                break
+            case .signal, .clockAdvanced:
+                break  // timers are looked at after every batch
             case .watch(.overflow):
                 everything = true
             case .watch(.watchFailed(let directory, let errno)):

@@ -54,7 +54,7 @@ public final class InotifyWatcher: @unchecked Sendable {
 
     /// Stops the thread: it notices within 1 s (libinotifytools waits in whole seconds and offers no way
     /// to wake it). `waiting` joins it; a process on its way out need not wait, so SIGTERM exits at once.
-    public func stop(waiting: Bool = true) {
+    public func stop(waiting: Bool) {
         stopping.store(true, ordering: .relaxed)
         if waiting { thread?.join() } else { thread?.detach() }
         thread = nil
