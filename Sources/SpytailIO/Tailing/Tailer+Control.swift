@@ -71,18 +71,15 @@ extension Tailer {
             return
         }
         guard newFile.config != config else { return }
-        let made: EntryPipeline
+        let made: RunConfiguration
         do {
-            made = try Self.makePipeline(newFile)
+            made = try RunConfiguration(newFile)
         } catch {
             events.report(.configRejected("\(configFile.path): \(error)"))
             return
         }
         try pipeline.flush()
-        pipeline = made
-        configFile = newFile
-        settings = RunSettings(config: newFile.config)
-        discovery = PathDiscovery(baseDirectory: newFile.baseDirectory)
+        configuration = made
         events.report(.configReloaded(path: newFile.path))
         for file in Array(files.values) where file.lifecycle.isFollowed && !isLive(file.followPath) {
             try close(file, reason: "no longer matched by the config")

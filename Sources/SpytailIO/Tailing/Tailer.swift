@@ -21,10 +21,8 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     /// The clock moves by hand (a test): wait for events or its moves, never for real time.
     let waitsOnClock: Bool
 
-    var configFile: ConfigFile
-    var discovery: PathDiscovery
-    var pipeline: EntryPipeline
-    var settings: RunSettings
+    /// The config file and what is made of it, swapped as one value on reload.
+    var configuration: RunConfiguration
     var state: SpyState
     var condition = RunCondition()
 
@@ -66,23 +64,19 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         started = clock.now
         self.events = events
         checkpointer = Checkpointer(store: store)
-        self.configFile = configFile
-        discovery = PathDiscovery(baseDirectory: configFile.baseDirectory)
-        pipeline = try Self.makePipeline(configFile)
-        settings = RunSettings(config: configFile.config)
+        configuration = try RunConfiguration(configFile)
         state = configFile.config.state
         buffer = .allocate(byteCount: 256 * 1024, alignment: 64)
     }
 
     deinit { buffer.deallocate() }
 
-    var config: SpytailConfig { configFile.config }
+    var configFile: ConfigFile { configuration.file }
+    var config: SpytailConfig { configuration.file.config }
+    var pipeline: EntryPipeline { configuration.pipeline }
+    var discovery: PathDiscovery { configuration.discovery }
+    var settings: RunSettings { configuration.settings }
     var uptime: Duration { started.duration(to: clock.now) }
-
-    static func makePipeline(_ file: ConfigFile) throws(SinkError) -> EntryPipeline {
-        let outputs = try OutputOpener.open(file.config.outputs, vocabulary: file.compiled.rules.vocabulary, resolve: file.resolve)
-        return EntryPipeline(config: file.compiled, sinks: outputs.map { FormattingSink(formatter: $0.formatter, writer: $0.writer) })
-    }
 
     // MARK: the loop
 
