@@ -43,6 +43,8 @@ struct DeletedWhileReadTests {
         try FileManager.default.removeItem(atPath: first)
         try FileManager.default.removeItem(atPath: second)
         reader.read(for: 300) { _ in false }  // to EOF (an upper bound: ~10 s alone, minutes under a sanitizer beside the other suites)
+        // Past the bound nobody drains the pipe: end the process rather than wait for it forever.
+        if process.isRunning { process.terminate() }
         process.waitUntilExit()
 
         let stderr = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""

@@ -131,6 +131,12 @@ struct RunToolsOutput {
 
     var messages: [String] { records.compactMap { $0["message"] as? String } }
 
+    /// Complete lines in the file now (counted on bytes, cheap enough to poll).
+    var linesOnDisk: Int {
+        guard let data = FileManager.default.contents(atPath: path) else { return 0 }
+        return data.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+    }
+
     static func append(_ path: String, _ text: String) throws {
         guard let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileNoSuchFile) }
         handle.seekToEndOfFile()

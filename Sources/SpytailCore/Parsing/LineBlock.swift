@@ -42,6 +42,13 @@ public final class LineBlock: @unchecked Sendable {
         bytes.append(contentsOf: line.bytes)
     }
 
+    /// Drops line `index` and every line after it (the entry a live reader will read again).
+    public func truncate(fromLine index: Int) {
+        guard index < lines.count else { return }
+        bytes.removeSubrange(lines[index].start...)
+        lines.removeSubrange(index...)
+    }
+
     public var isEmpty: Bool { lines.isEmpty }
     public var byteCount: Int { bytes.count }
 }

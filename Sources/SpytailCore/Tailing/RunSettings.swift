@@ -15,6 +15,9 @@ public struct RunSettings: Sendable, Equatable {
     public var pollInterval: Duration = .seconds(2)
     /// At most this many retired files are remembered (the oldest is forgotten first).
     public var retiredLimit = 256
+    /// A backlog of at least this many bytes (history, a rotated member, a live file's unread bytes) is read
+    /// through the block-parallel path `scan` uses; smaller ones line by line.
+    public var backlogBytes: Int64 = 1 << 20
 
     /// `rotateWait` in milliseconds, as the config gives it (for messages).
     public var rotateWaitMilliseconds: Int64 {

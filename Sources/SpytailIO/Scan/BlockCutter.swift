@@ -36,10 +36,20 @@ struct BlockCutter {
             if let block, !block.isEmpty { try runner.submit(block) }
             block = nil
         }
+
+        /// Submits everything but the last entry and returns where that entry starts (nil: no line at all).
+        /// A block starts with a head line, so the last entry is in the open block.
+        mutating func submitAllButLastEntry(_ runner: some BlockSink) throws(SinkError) -> Int64? {
+            guard let open = block, let head = open.lines.lastIndex(where: { !$0.continuation }) else { return nil }
+            let start = open.lines[head].offset
+            open.truncate(fromLine: head)
+            try submitLast(runner)
+            return start
+        }
     }
 
-    init(file: SourceFile, continuation: Regex?, maxLineBytes: Int, blockBytes: Int) {
-        splitter = LineSplitter(maxLineBytes: maxLineBytes)
+    init(file: SourceFile, continuation: Regex?, maxLineBytes: Int, blockBytes: Int, startOffset: Int64 = 0) {
+        splitter = LineSplitter(maxLineBytes: maxLineBytes, startOffset: startOffset)
         blocks = Accumulator(file: file, rule: ContinuationRule(continuation), blockBytes: blockBytes)
     }
 
@@ -47,6 +57,12 @@ struct BlockCutter {
 
     mutating func push(_ chunk: UnsafeBufferPointer<UInt8>, _ runner: some BlockSink) throws(SinkError) {
         try splitter.push(chunk) { (line) throws(SinkError) in try blocks.add(line, runner) }
+    }
+
+    /// A live file's backlog read so far: every entry but the last goes out; returns the offset a reader that
+    /// goes on following the file resumes at (the last entry's start, else a held partial line's).
+    mutating func finishHoldingLastEntry(_ runner: some BlockSink) throws(SinkError) -> Int64 {
+        try blocks.submitAllButLastEntry(runner) ?? splitter.pendingOffset
     }
 
     /// End of the file: the last line without newline, then the last block.

@@ -27,6 +27,7 @@ public final class ScanRunner: BlockSink {
     private let maxInFlight: Int
     private var inFlight: [InFlight] = []
     private var spare: [LineBlock] = []
+    private var stopped = false
     private let buffer: UnsafeMutableRawBufferPointer
 
     public init(config: CompiledConfig, outputs: [OpenOutput], window: TimeWindow? = nil, events: any EventReporter,
@@ -75,8 +76,54 @@ public final class ScanRunner: BlockSink {
         return report
     }
 
+    /// What reading a backlog did.
+    public struct Backlog: Sendable {
+        /// Decompressed bytes read past the start offset.
+        public var bytesRead: Int64
+        /// Where a reader that goes on following the file resumes (with `holdingLastEntry`), else the end.
+        public var resumeOffset: Int64
+        /// Reading stopped on damaged data (a gap record was written after everything before it).
+        public var failure: ReadError?
+    }
+
+    /// Reads `source` (whose content is `file`) from decompressed `offset` to its end through the workers,
+    /// as `scan` reads a file, and writes everything in order before returning. With `holdingLastEntry`
+    /// (a live file that goes on growing) its last entry is not written: `resumeOffset` says where it starts.
+    /// `run` uses this to catch up a backlog (history, a rotated member, a live file's unread bytes).
+    /// `position` is where `source` starts in the decompressed stream (a plain file opened at an offset).
+    public func readBacklog(_ source: any ByteSource, as file: SourceFile, from offset: Int64, startingAt position: Int64 = 0,
+                            holdingLastEntry: Bool) throws(SinkError) -> Backlog {
+        var cutter = BlockCutter(file: file, continuation: continuation, maxLineBytes: maxLineBytes, blockBytes: blockBytes,
+                                 startOffset: offset)
+        var position = position, failure: ReadError?
+        while true {
+            let n: Int
+            do { n = try source.read(into: buffer) } catch { failure = error; break }
+            if n == 0 { break }
+            let skip = Int(max(0, min(Int64(n), offset - position)))
+            position += Int64(n)
+            guard skip < n else { continue }
+            let bytes = UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
+            try cutter.push(UnsafeBufferPointer(rebasing: bytes[skip...]), self)
+        }
+        let resume: Int64
+        if holdingLastEntry && failure == nil {
+            resume = try cutter.finishHoldingLastEntry(self)
+        } else {
+            try cutter.finish(self)
+            resume = max(offset, position)
+        }
+        if failure != nil { try writeGap(GapReport(file: file, offset: max(offset, position), bytes: nil, reason: .damaged)) }
+        while !inFlight.isEmpty { try writeOldest() }
+        return Backlog(bytesRead: max(0, position - offset), resumeOffset: resume, failure: failure)
+    }
+
+    /// Ends the worker threads (also done when the runner goes away).
+    public func close() { stopThreads() }
+
     private func stopThreads() {
-        guard let threads else { return }
+        guard let threads, !stopped else { return }
+        stopped = true
         queue.close(consumers: workers.count)
         threads.join()
     }

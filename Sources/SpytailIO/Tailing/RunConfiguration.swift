@@ -5,13 +5,15 @@ import SpytailCore
 struct RunConfiguration {
     let file: ConfigFile
     let pipeline: EntryPipeline
+    /// The opened outputs the pipeline's sinks write through (a backlog's blocks are written to them too).
+    let outputs: [OpenOutput]
     let discovery: PathDiscovery
     let settings: RunSettings
 
     /// Opens the outputs and compiles what the file says; fails when an output cannot be opened.
     init(_ file: ConfigFile) throws(SinkError) {
         self.file = file
-        let outputs = try OutputOpener.open(file.config.outputs, vocabulary: file.compiled.rules.vocabulary, resolve: file.resolve)
+        outputs = try OutputOpener.open(file.config.outputs, vocabulary: file.compiled.rules.vocabulary, resolve: file.resolve)
         pipeline = EntryPipeline(config: file.compiled, sinks: outputs.map { FormattingSink(formatter: $0.formatter, writer: $0.writer) })
         discovery = PathDiscovery(baseDirectory: file.baseDirectory)
         settings = RunSettings(config: file.config)

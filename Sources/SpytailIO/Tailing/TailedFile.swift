@@ -112,6 +112,15 @@ final class TailedFile {
         try stream?.flushPendingEntry(emit)
     }
 
+    /// Skips to `newOffset` of the content `fingerprint` names (its bytes before were read elsewhere: a backlog
+    /// read through the block path). Only right after opening, before anything was read here.
+    func advance(to newOffset: Int64, fingerprint: Fingerprint) {
+        try? Syscall.seek(fd, to: newOffset)  // a regular file open for reading
+        offset = newOffset
+        head = []
+        start(SourceFile(path: followPath, fingerprint: fingerprint), at: newOffset)
+    }
+
     /// After a truncation: starts over at 0 with whatever content is there now.
     func restartAtZero() {
         offset = 0

@@ -13,6 +13,10 @@ extension Tailer {
     func catchUp(_ member: String, from offset: Int64, fingerprint: Fingerprint?, as livePath: String,
                  into existing: TailedFile? = nil) throws(SinkError) -> Int64? {
         guard let fingerprint, let source = try? FileOpener.open(member) else { return 0 }
+        if existing == nil, let size = Syscall.stat(member).map({ Int64($0.st_size) }),
+           takesBlockPath(source.isCompressed ? size * 4 : size - offset) {
+            return try catchUpThroughBlocks(member, source, from: offset, fingerprint: fingerprint, as: livePath)
+        }
         let file = SourceFile(path: livePath, fingerprint: fingerprint)
         var stream = EntryStream(file: file, maxLineBytes: config.parse.maxLineBytes, continuation: pipeline.continuation,
                                  startOffset: offset)

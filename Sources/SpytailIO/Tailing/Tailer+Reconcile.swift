@@ -128,6 +128,7 @@ extension Tailer {
         files[file.identity] = file
         byPath[path] = file.identity
         events.report(.following(path: path, offset: offset))
+        try readFollowedBacklog(file, from: offset)
         try read(file)
         return true
     }

@@ -1,0 +1,75 @@
+import Glibc
+import SpytailCore
+
+/// A backlog (the history at a first start, a rotated member after a restart, a live file's unread bytes)
+/// goes through the block-parallel path `scan` uses: the same blocks, workers and in-order writes, so `run`
+/// catches up as fast as `scan` reads and writes the same bytes. Followed files go on line by line.
+extension Tailer {
+    /// Whether a backlog of `bytes` takes the block path (only while recording and every output takes bytes).
+    func takesBlockPath(_ bytes: Int64) -> Bool {
+        state == .recording && !condition.isStalled && !pipeline.isStalled && bytes >= settings.backlogBytes
+    }
+
+    /// Reads `source` from `offset` through the block path; records carry `file` (the live path's content).
+    func readBacklog(_ source: any ByteSource, as file: SourceFile, from offset: Int64, startingAt position: Int64 = 0,
+                     holdingLastEntry: Bool) throws(SinkError) -> ScanRunner.Backlog {
+        try pipeline.flush()  // what came before goes out first
+        let outputs = configuration.outputs.map { output in
+            OpenOutput(formatter: output.formatter,
+                       writer: PatientWriter(output.writer, waitForSpace: { (error) throws(SinkError) in try self.waitForSpace(error) },
+                                             spaceAgain: { self.endStall() }))
+        }
+        let runner = ScanRunner(config: configFile.compiled, outputs: outputs, events: events)
+        defer { runner.close() }
+        let backlog = try runner.readBacklog(source, as: file, from: offset, startingAt: position, holdingLastEntry: holdingLastEntry)
+        if let failure = backlog.failure {
+            events.report(.readFailed(failure))
+            events.report(.gap(path: file.path, bytes: nil, reason: GapReport.Reason.damaged.rawValue))
+        }
+        return backlog
+    }
+
+    /// An output filled up under a backlog: said once, retried every `stallRetry` right here (memory stays
+    /// bounded by the blocks in flight). A stop meanwhile abandons the backlog: from then on this process
+    /// saves no checkpoint, so everything after the last saved one is read again after the restart.
+    func waitForSpace(_ error: SinkError) throws(SinkError) {
+        stall(error)
+        while !stopRequested, let retry = condition.nextDeadline(settings: settings), case let left = retry - uptime, left > .zero {
+            if case .some(.some(let event)) = inbox.pop(timeout: waitsOnClock ? nil : left) { deferred += [event] + inbox.drain() }
+        }
+        if stopRequested {
+            condition.freezeCheckpoints()
+            report(.stoppedMidCatchUp)
+            throw error
+        }
+    }
+
+    /// A rotated member read whole from `offset` through the block path, its content checked first; nil when
+    /// the member holds other content now (rotated in between).
+    func catchUpThroughBlocks(_ member: String, _ source: any ByteSource, from offset: Int64, fingerprint: Fingerprint,
+                              as livePath: String) throws(SinkError) -> Int64? {
+        guard let head = try? Fingerprinter.head(of: source, into: buffer) else { return 0 }
+        if head.count > 0 && head.fingerprint != fingerprint { return nil }
+        let replayed = PrefixedSource(prefix: UnsafeRawBufferPointer(rebasing: buffer[..<head.count]), rest: source)
+        let backlog = try readBacklog(replayed, as: SourceFile(path: livePath, fingerprint: fingerprint), from: offset,
+                                      holdingLastEntry: false)
+        if backlog.bytesRead > 0 { events.report(.following(path: member, offset: offset)) }
+        remember(fingerprint, under: livePath)
+        return backlog.bytesRead
+    }
+
+    /// A followed file just opened at `offset` with a large backlog: everything but its last entry goes through
+    /// the block path (read through a second open of the same file, so the content cannot change under it),
+    /// then the file is followed line by line from that entry.
+    func readFollowedBacklog(_ file: TailedFile, from offset: Int64) throws(SinkError) {
+        guard let info = try? Syscall.fstat(file.descriptor), takesBlockPath(Int64(info.st_size) - offset),
+              let fingerprint = file.source?.fingerprint ?? Fingerprinter.ofDescriptor(file.descriptor, complete: true)?.fingerprint,
+              let fd = try? Syscall.open("/proc/self/fd/\(file.descriptor)", O_RDONLY)
+        else { return }
+        guard (try? Syscall.seek(fd, to: offset)) != nil else { return Syscall.close(fd) }
+        let source = PlainFileReader(fd: fd, path: file.currentPath)
+        let backlog = try readBacklog(source, as: SourceFile(path: file.followPath, fingerprint: fingerprint), from: offset,
+                                      startingAt: offset, holdingLastEntry: true)
+        file.advance(to: backlog.resumeOffset, fingerprint: fingerprint)
+    }
+}
