@@ -77,18 +77,11 @@ extension Tailer {
     /// false (reading nothing) when the file at `path` no longer starts with `fingerprint`'s content.
     @discardableResult
     func drain(_ path: String, from offset: Int64, fingerprint: Fingerprint, as livePath: String) throws(SinkError) -> Bool {
-        try makeRoom()
         let file: TailedFile
-        do {
-            file = try TailedFile(path: path, followPath: livePath, offset: offset, fingerprint: fingerprint,
-                                  maxLineBytes: config.parse.maxLineBytes, continuation: pipeline.continuation, now: uptime)
-        } catch {
-            warnOnce(path, message: "\(error)")
-            return true
-        }
-        guard file.headMatches() else {
-            file.close()
-            return false
+        switch try open(path, as: livePath, from: offset, fingerprint: fingerprint) {
+        case .opened(let opened): file = opened
+        case .notRead: return true
+        case .contentMoved: return false
         }
         guard files[file.identity] == nil else { return true }
         file.lifecycle = FileLifecycle(.draining, now: uptime)

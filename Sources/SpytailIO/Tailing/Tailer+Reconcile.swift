@@ -104,20 +104,11 @@ extension Tailer {
     /// the file opened no longer starts with that content: it was rotated between the look and the open.
     @discardableResult
     func follow(_ path: String, from offset: Int64, fingerprint: Fingerprint?) throws(SinkError) -> Bool {
-        try makeRoom()
         let file: TailedFile
-        do {
-            file = try TailedFile(path: path, followPath: path, offset: offset, fingerprint: fingerprint,
-                                  maxLineBytes: config.parse.maxLineBytes, continuation: pipeline.continuation, now: uptime)
-        } catch {
-            // Gone between the look and the open (a rotation): its deletion and the new file are events of their own.
-            if case .open(let errno) = error.cause, errno.rawValue == ENOENT { return true }
-            warnOnce(path, message: "\(error)")
-            return true
-        }
-        if fingerprint != nil && !file.headMatches() {
-            file.close()
-            return false
+        switch try open(path, as: path, from: offset, fingerprint: fingerprint) {
+        case .opened(let opened): file = opened
+        case .notRead: return true
+        case .contentMoved: return false
         }
         unreadable.remove(path)
         if let other = files[file.identity] {  // the same file under a second live name: read it once
@@ -131,6 +122,35 @@ extension Tailer {
         try readFollowedBacklog(file, from: offset)
         try read(file)
         return true
+    }
+
+    enum Opening {
+        case opened(TailedFile)
+        /// Gone, or unreadable (said once).
+        case notRead
+        /// It no longer starts with the fingerprint given: rotated between the look and the open.
+        case contentMoved
+    }
+
+    /// Opens `path` (content of `livePath`) at `offset`, making room under the descriptor cap, and checks it
+    /// still holds the content `fingerprint` names.
+    func open(_ path: String, as livePath: String, from offset: Int64, fingerprint: Fingerprint?) throws(SinkError) -> Opening {
+        try makeRoom()
+        let file: TailedFile
+        do {
+            file = try TailedFile(path: path, followPath: livePath, offset: offset, fingerprint: fingerprint,
+                                  maxLineBytes: config.parse.maxLineBytes, continuation: pipeline.continuation, now: uptime)
+        } catch {
+            // Gone between the look and the open (a rotation): its deletion and the new file are events of their own.
+            if case .open(let errno) = error.cause, errno.rawValue == ENOENT { return .notRead }
+            warnOnce(path, message: "\(error)")
+            return .notRead
+        }
+        guard fingerprint == nil || file.headMatches() else {
+            file.close()
+            return .contentMoved
+        }
+        return .opened(file)
     }
 
     /// Reads what the file holds past our offset; returns the bytes read.
