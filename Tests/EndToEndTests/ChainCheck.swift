@@ -78,3 +78,12 @@ struct ChainCheck {
         ((try? FileManager.default.contentsOfDirectory(atPath: dir.file(folder))) ?? []).sorted().map { "\(folder)/\($0)" }
     }
 }
+
+/// A logrotate naming scheme for a test: the lines it adds to the logrotate block, and what the source needs.
+struct LogrotateScheme: CustomTestStringConvertible, Sendable {
+    let name: String
+    let logrotate: String
+    /// Extra members of the source's config (`, "olddir": "old"`).
+    let source: String
+    var testDescription: String { name }
+}

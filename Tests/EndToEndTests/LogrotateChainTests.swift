@@ -10,13 +10,7 @@ import SpytailTestSupport
 struct LogrotateChainTests {
     static let batches = 4, perBatch = 250
 
-    struct Scheme: CustomTestStringConvertible, Sendable {
-        let name: String
-        let logrotate: String
-        /// Extra members of the source's config.
-        let source: String
-        var testDescription: String { name }
-    }
+    typealias Scheme = LogrotateScheme
 
     static let schemes = [
         Scheme(name: "dateext + dateformat + compress", logrotate: "dateext\n dateformat -%Y%m%d-%s\n compress\n delaycompress", source: ""),

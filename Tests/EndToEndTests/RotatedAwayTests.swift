@@ -7,12 +7,7 @@ import SpytailTestSupport
 /// every line on disk is exported once, or a `gap` record says what truly cannot be read.
 @Suite(.serialized)
 struct RotatedAwayTests {
-    struct Scheme: CustomTestStringConvertible, Sendable {
-        let name: String
-        let logrotate: String
-        let source: String
-        var testDescription: String { name }
-    }
+    typealias Scheme = LogrotateScheme
 
     static let schemes = [
         Scheme(name: "olddir + compress", logrotate: "olddir old\n compress", source: #", "olddir": "old""#),
