@@ -133,7 +133,7 @@ struct ScanCommand: ParsableCommand {
     /// The explicit paths in reading order, or the configured sources' files.
     func inputPaths(_ file: ConfigFile) throws -> [String] {
         if !paths.isEmpty { return PathDiscovery.orderExplicit(paths) }
-        let discovery = PathDiscovery(baseDirectory: file.baseDirectory)
+        let discovery = PathDiscovery(baseDirectory: file.baseDirectory, sources: file.config.sources)
         let found = file.config.sources.flatMap { source in
             discovery.files(for: source) { path, target in
                 FileHandleStderr.write("spytail: warning: \(path): a symlink to \(target), outside the source's folder; not read (set \"followSymlinks\": true to allow)\n")

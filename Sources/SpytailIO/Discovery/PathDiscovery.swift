@@ -7,7 +7,16 @@ public struct PathDiscovery {
     /// Config paths are relative to this folder (the config file's).
     public let baseDirectory: String
 
-    public init(baseDirectory: String) { self.baseDirectory = baseDirectory }
+    /// Each `rotatedPattern` of the sources given at creation, compiled once (looked at for every name in a
+    /// folder at each of its events).
+    private let patterns: [String: Regex]
+
+    public init(baseDirectory: String, sources: [SpytailConfig.Source] = []) {
+        self.baseDirectory = baseDirectory
+        var patterns: [String: Regex] = [:]
+        for pattern in sources.compactMap(\.rotatedPattern) where patterns[pattern] == nil { patterns[pattern] = try? Regex(pattern) }
+        self.patterns = patterns
+    }
 
     /// Files to read for `source`, in reading order, each once. A symlink pointing outside its pattern's
     /// folder is left out (and named in `refused`) unless the source says `followSymlinks`.
@@ -37,12 +46,12 @@ public struct PathDiscovery {
 
     /// The rotated copies of `live` in its folder and the source's `olddir`, oldest first.
     public func rotatedChain(of live: String, source: SpytailConfig.Source) -> [String] {
-        Self.naming(for: source).chain(live: Paths.baseName(of: live), paths: candidates(near: live, source: source))
+        naming(for: source).chain(live: Paths.baseName(of: live), paths: candidates(near: live, source: source))
     }
 
     /// Every rotated copy of `live`, both forms of a rotation kept, oldest first (for fingerprint search).
     public func rotatedCopies(of live: String, source: SpytailConfig.Source) -> [String] {
-        Self.naming(for: source).allCopies(live: Paths.baseName(of: live), paths: candidates(near: live, source: source))
+        naming(for: source).allCopies(live: Paths.baseName(of: live), paths: candidates(near: live, source: source))
     }
 
     /// The folders where `live`'s rotated copies can be: its own, and the source's `olddir`.
@@ -60,9 +69,10 @@ public struct PathDiscovery {
         }.filter { $0 != live }
     }
 
-    /// The source's naming: the built-in names, plus its `rotatedPattern` (checked when the config was compiled).
-    public static func naming(for source: SpytailConfig.Source) -> RotationNaming {
-        RotationNaming(pattern: source.rotatedPattern.flatMap { try? Regex($0) })
+    /// The source's naming: the built-in names, plus its `rotatedPattern` (checked when the config was compiled;
+    /// compiled here only for a source not given at creation).
+    public func naming(for source: SpytailConfig.Source) -> RotationNaming {
+        RotationNaming(pattern: source.rotatedPattern.flatMap { patterns[$0] ?? (try? Regex($0)) })
     }
 
     /// Orders explicit paths: members of one rotated chain oldest first, the live file last, wherever each
@@ -153,7 +163,7 @@ public struct PathDiscovery {
         if let live = RotationName.liveName(of: name), matchesInclude(Paths.join(Paths.parent(of: path), live), of: source) {
             return true
         }
-        return source.rotatedPattern != nil && Self.naming(for: source).patterned(name) != nil
+        return source.rotatedPattern != nil && naming(for: source).patterned(name) != nil
     }
 
     /// Live files of `source` (no rotated chains), sorted.

@@ -15,7 +15,7 @@ struct RunConfiguration {
         self.file = file
         outputs = try OutputOpener.open(file.config.outputs, vocabulary: file.compiled.rules.vocabulary, resolve: file.resolve)
         pipeline = EntryPipeline(config: file.compiled, sinks: outputs.map { FormattingSink(formatter: $0.formatter, writer: $0.writer) })
-        discovery = PathDiscovery(baseDirectory: file.baseDirectory)
+        discovery = PathDiscovery(baseDirectory: file.baseDirectory, sources: file.config.sources)
         settings = RunSettings(config: file.config)
     }
 }

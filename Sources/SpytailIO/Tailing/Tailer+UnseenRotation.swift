@@ -25,7 +25,7 @@ extension Tailer {
         for candidate in candidates {
             guard let source = config.sources.first(where: { $0.rotated && discovery.isLiveFile(candidate, of: $0) }),
                   discovery.chainDirectories(of: candidate, source: source).contains(directory),
-                  PathDiscovery.naming(for: source).parse(live: Paths.baseName(of: candidate), candidate: name) != nil
+                  discovery.naming(for: source).parse(live: Paths.baseName(of: candidate), candidate: name) != nil
             else { continue }
             return (candidate, source)
         }
