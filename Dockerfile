@@ -6,7 +6,7 @@
 ARG SWIFT_IMAGE=swift:6.3-bookworm
 FROM ${SWIFT_IMAGE} AS build
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libpcre2-dev zlib1g-dev libinotifytools0-dev \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libpcre2-dev libisal-dev libinotifytools0-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -16,7 +16,7 @@ RUN swift build -c release --static-swift-stdlib --product spytail \
 
 FROM debian:bookworm-slim
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libpcre2-8-0 zlib1g libinotifytools0 libstdc++6 \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libpcre2-8-0 libisal2 libinotifytools0 libstdc++6 \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 spytail \
  && useradd --system --uid 10001 --gid spytail --home-dir /var/lib/spytail --shell /usr/sbin/nologin spytail \

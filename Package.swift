@@ -13,29 +13,46 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // C shims: system libraries from Debian packages, nothing else in them.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CIsal", path: "Sources/CIsal", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CPCRE2", path: "Sources/CPCRE2", providers: [.apt(["libpcre2-dev"])]),
         .systemLibrary(name: "CInotifyTools", path: "Sources/CInotifyTools", providers: [.apt(["libinotifytools0-dev"])]),
+
+        // The commit and date a release build stamps in (-Xcc -D…; "unknown" otherwise).
+        .target(name: "CBuildInfo", path: "Sources/CBuildInfo"),
 
         // Pure core: model, config, rules, filters, lines, multiline, formatters. No file or process I/O.
         .target(name: "SpytailCore", dependencies: ["CPCRE2"]),
         // Linux I/O: readers (plain, gzip), discovery, sinks, the scan runner, inotify, checkpoints, the tailer.
-        .target(name: "SpytailIO", dependencies: ["SpytailCore", "CZlib", "CInotifyTools"]),
+        .target(name: "SpytailIO", dependencies: ["SpytailCore", "CIsal", "CInotifyTools", "CBuildInfo"]),
+        // run's HTTP face: metrics, probes, the API (Hummingbird on SwiftNIO, swift-prometheus). Kept out of the
+        // core and the I/O layer: it reads them through `RunTelemetry` only.
+        .target(
+            name: "SpytailHTTP",
+            dependencies: [
+                "SpytailCore", "SpytailIO",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         // The thin CLI.
         .executableTarget(
             name: "spytail",
             dependencies: [
-                "SpytailCore", "SpytailIO",
+                "SpytailCore", "SpytailIO", "SpytailHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The benchmark: prints figures, never asserts timings.
         .executableTarget(
             name: "spytail-bench",
-            dependencies: ["SpytailLogGen", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["SpytailLogGen", "SpytailIO", "CZlib", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The deterministic log generator and output verifier of the tests and the benchmark.
         .target(name: "SpytailLogGen", dependencies: ["CZlib"]),
 

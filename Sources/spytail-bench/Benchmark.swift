@@ -43,6 +43,8 @@ struct Benchmark: ParsableCommand {
         Report.header()
         var failures: [String] = []
         var ratios: [String: (ours: Figures, read: Figures, perl: Figures)] = [:]
+        var runs: [String: (run: Figures, scan: Figures)] = [:]
+        var inflaters: (isal: Figures, zlib: Figures)?
         for workload in [w1, w2] {
             let quoted = workload.files.map { "'\($0)'" }.joined(separator: " ")
             // GNU cat skips reading when its output is /dev/null, so dd stands for "read every byte once".
@@ -52,7 +54,21 @@ struct Benchmark: ParsableCommand {
             let baseline = measure(workload, "perl", ["sh", "-c", "\(perlInput) | perl '\(perl)' > '\(outdir)/perl.jsonl'"],
                                    output: "\(outdir)/perl.jsonl")
             let ours = measure(workload, "spytail", [spytail, "scan", "--quiet", "--config", config] + workload.files, output: output)
-            for f in [read, baseline, ours] {
+            var rows = [read, baseline, ours]
+            if workload.compressed {
+                let bench = "\(Self.executableDirectory())/spytail-bench"
+                let zlib = measure(workload, "inflate: zlib", [bench, "inflate", "--library", "zlib"] + workload.files, output: nil)
+                let isal = measure(workload, "inflate: ISA-L", [bench, "inflate", "--library", "isal"] + workload.files, output: nil)
+                rows.insert(contentsOf: [zlib, isal], at: 1)
+                inflaters = (isal, zlib)
+            }
+            if !skipRun {
+                let (live, problem) = measureRun(workload, spytail, scanOutput: output)
+                rows.append(live)
+                failures += problem
+                runs[workload.name] = (live, ours)
+            }
+            for f in rows {
                 Report.line(f)
                 if let n = f.outputLines, n != workload.expectedRecords {
                     failures.append("\(workload.name) \(f.tool): \(n) output lines, expected \(workload.expectedRecords)")
@@ -66,6 +82,14 @@ struct Benchmark: ParsableCommand {
             print("\(name): spytail/\(read.tool) wall = \(Report.fixed(ours.wall / read.wall, 2))x, "
                   + "perl/spytail wall = \(Report.fixed(baseline.wall / ours.wall, 1))x, "
                   + "spytail \(Report.grouped(Int(ours.linesPerSecond))) lines/s")
+        }
+        for (name, (run, scan)) in runs.sorted(by: { $0.key < $1.key }) {
+            print("\(name): run catch-up from its first start = \(Report.fixed(scan.wall / run.wall, 2))x scan's lines/s "
+                  + "(\(Report.grouped(Int(run.linesPerSecond))) lines/s)")
+        }
+        if let (isal, zlib) = inflaters {
+            print("W2 inflate: ISA-L (spytail's reader) \(Report.fixed(isal.wall, 3)) s, zlib \(Report.fixed(zlib.wall, 3)) s: "
+                  + "ISA-L = \(Report.fixed(zlib.wall / isal.wall, 1))x zlib's speed")
         }
         if !skip10x { failures += tenTimes(w1, spytail, config, output) }
         if !skipRun { failures += runFigures(spytail) }
@@ -84,6 +108,31 @@ struct Benchmark: ParsableCommand {
         }
         return Figures(workload: workload, tool: tool, runs: measurements, outputLines: output.map(countLines))
     }
+
+    /// `spytail run` from its first start until its output holds what `scan` wrote (same records: checked).
+    func measureRun(_ workload: Workload, _ spytail: String, scanOutput: String) -> (Figures, [String]) {
+        // run names every record by the live path (the history is that file's past); scan by the member read.
+        let reference = "\(outdir(scanOutput))/scan-\(workload.name).jsonl"
+        let live = workload.files.last!
+        let rewrite = ##"s#"source":\{"path":"[^"]*"#"source":{"path":"\##(live)"#"##
+        _ = Runner.run(["sh", "-c", "sed -E '\(rewrite)' '\(scanOutput)' > '\(reference)'"])
+        unlink(scanOutput)
+        defer { unlink(reference) }
+        let output = "\(outdir(scanOutput))/run-\(workload.name).jsonl", checkpoints = "\(workdir)/run-\(workload.name).checkpoints.json"
+        let config = "\(workdir)/run-\(workload.name).json"
+        writeFile(config, RunCatchUp.config(for: workload, output: output, checkpoints: checkpoints))
+        var measurements: [Measurement] = []
+        for _ in 0..<runs {
+            measurements.append(RunCatchUp.measure(spytail: spytail, config: config, output: output, checkpoints: checkpoints,
+                                                   expectedBytes: RunCatchUp.fileSize(reference), stderr: "\(workdir)/run.stderr"))
+        }
+        let figures = Figures(workload: workload, tool: "spytail run", runs: measurements, outputLines: countLines(output))
+        let same = Runner.run(["cmp", "-s", reference, output]).status == 0 && measurements.allSatisfy { $0.status == 0 }
+        unlink(output)
+        return (figures, same ? [] : ["\(workload.name) spytail run: output differs from scan's (see \(workdir)/run.stderr)"])
+    }
+
+    func outdir(_ path: String) -> String { String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) }
 
     /// `spytail run`: write-to-record latency at a steady rate, and CPU with many quiet files watched.
     func runFigures(_ spytail: String) -> [String] {

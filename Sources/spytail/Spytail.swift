@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import Logging
+import SpytailIO
 
 /// The `spytail` command: parses arguments, runs a subcommand, maps errors to exit codes
 /// (0 ok, 1 runtime failure, 2 usage or config error).
@@ -16,7 +17,7 @@ struct Spytail: ParsableCommand {
 
             Exit codes: 0 ok; 1 runtime failure (some input unreadable, an output failed); 2 usage or config error.
             """,
-        version: "0.1.0",
+        version: BuildInfo.version,
         subcommands: [RunCommand.self, ScanCommand.self, CheckCommand.self])
 
     static func main() {

@@ -50,7 +50,7 @@ struct ConfigDecodingTests {
     static let structural: [(String, String)] = [
         ("[]", "(top level): expected an object, found an array"),
         (#"{"sources": {}}"#, "sources: expected an array, found an object"),
-        (#"{"colour": 1}"#, "colour: unknown key; allowed here: checkpoints, filters, integrations, outputs, parse, sources, state, tail"),
+        (#"{"colour": 1}"#, "colour: unknown key; allowed here: checkpoints, filters, http, integrations, outputs, parse, sources, state, tail"),
         (#"{"sources": [{"include": ["a"]}]}"#, "sources[0].name: required key is missing"),
         (#"{"sources": [{"name": "a", "include": []}]}"#, "sources[0].include: must name at least one pattern"),
         (#"{"sources": [{"name": "a", "include": [3]}]}"#, "sources[0].include[0]: expected a non-empty string, found a number"),
@@ -71,6 +71,12 @@ struct ConfigDecodingTests {
         (#"{"outputs": [{"type": "file"}]}"#, "outputs[0].path: required key is missing"),
         (#"{"outputs": [{"type": "stdout", "format": "xml"}]}"#, "outputs[0].format: 'xml' is not one of: jsonl, text, logfmt"),
         (#"{"state": true}"#, "state: expected a string, found a boolean"),
+        (#"{"http": {"listen": "127.0.0.1:http"}}"#, "http.listen: port 'http' is not a number"),
+        (#"{"http": {"listen": "127.0.0.1:70000"}}"#, "http.listen: port 70000 is not between 0 and 65535"),
+        (#"{"http": {"listen": "9880"}}"#, "http.listen: '9880' is not HOST:PORT"),
+        (#"{"http": {"tokenFile": "t"}}"#, "http.listen: required key is missing"),
+        (#"{"http": {"listen": "127.0.0.1:1", "maxViewers": -1}}"#, "http.maxViewers: must be between 0 and 10000"),
+        (#"{"http": {"listen": "127.0.0.1:1", "token": "x"}}"#, "http.token: unknown key"),
         (#"{"sources": [}"#, "(top level): invalid JSON"),
     ]
 

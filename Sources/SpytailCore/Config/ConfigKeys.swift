@@ -1,6 +1,6 @@
 /// The keys each object of the config may hold: one table, read by the decoder and its unknown-key messages.
 enum ConfigKeys {
-    static let root = ["sources", "checkpoints", "parse", "integrations", "filters", "outputs", "state", "tail"]
+    static let root = ["sources", "checkpoints", "parse", "integrations", "filters", "outputs", "state", "tail", "http"]
     static let source = ["name", "include", "exclude", "rotated", "startAt", "followSymlinks", "olddir", "rotatedPattern"]
     static let parse = ["pattern", "timestampFormat", "multiline", "maxLineBytes", "categories", "tags"]
     static let multiline = ["continuation", "idleTimeoutMs"]
@@ -12,4 +12,5 @@ enum ConfigKeys {
     static let condition = ["contains", "prefix", "tag", "category", "integration"]
     static let output = ["type", "path", "format", "color", "where"]
     static let tail = ["maxOpenFiles", "rotateWaitMs", "syncIntervalMs"]
+    static let http = ["listen", "tokenFile", "recentEntries", "maxViewers"]
 }

@@ -28,8 +28,29 @@ extension SpytailConfig {
             config.tail.syncIntervalMs = tail.integer("syncIntervalMs", in: 0...3_600_000) ?? config.tail.syncIntervalMs
             tail.finish()
         }
+        if let http = top.object("http", keys: ConfigKeys.http) { config.http = decodeHTTP(http) }
         top.finish()
         return config
+    }
+
+    static func decodeHTTP(_ r: ObjectReader) -> HTTP? {
+        defer { r.finish() }
+        let listen = r.string("listen", required: true)
+        let tokenFile = r.string("tokenFile")
+        let recent = r.integer("recentEntries", in: 0...1_000_000)
+        let viewers = r.integer("maxViewers", in: 0...10_000)
+        guard let listen else { return nil }
+        switch ListenAddress.parse(listen) {
+        case .failure(let error):
+            r.report("listen", .invalidValue(error.message))
+            return nil
+        case .success(let address):
+            var http = HTTP(listen: address)
+            http.tokenFile = tokenFile
+            http.recentEntries = recent ?? http.recentEntries
+            http.maxViewers = viewers ?? http.maxViewers
+            return http
+        }
     }
 
     static func decodeSource(_ json: JSONValue, _ path: JSONPath, _ d: ConfigDiagnostics) -> Source? {

@@ -10,8 +10,23 @@ public struct SpytailConfig: Sendable, Equatable {
     public var outputs: [Output] = [Output(destination: .stdout, format: .text)]
     public var state: SpyState = .recording
     public var tail = Tail()
+    /// `run`'s HTTP face (metrics, probes, the API and the dashboard); off when absent.
+    public var http: HTTP?
 
     public init() {}
+
+    /// `run`'s HTTP server.
+    public struct HTTP: Sendable, Equatable {
+        public var listen: ListenAddress
+        /// A file holding the API token (relative to the config's folder); without it a random token is made
+        /// at each start and printed on stderr with the dashboard's URL.
+        public var tokenFile: String?
+        /// Entries kept for `/api/entries` and for viewers that fall behind.
+        public var recentEntries = 5000
+        /// `/api/stream` connections at once; the next one gets 503.
+        public var maxViewers = 16
+        public init(listen: ListenAddress) { self.listen = listen }
+    }
 
     /// How `run` follows files.
     public struct Tail: Sendable, Equatable {

@@ -1,5 +1,5 @@
 /// A compiled filter condition: SpyDashboard's four modes, and an integration's prefixes.
-public enum EntryCondition: CustomStringConvertible {
+public enum EntryCondition: Sendable, CustomStringConvertible {
     case contains(ByteNeedle)
     case prefix(ByteNeedle)
     case tag(Int, name: String)
@@ -8,13 +8,18 @@ public enum EntryCondition: CustomStringConvertible {
 
     @inlinable
     public func matches(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) -> Bool {
+        matches(category: entry.category, tags: entry.tags, message: UnsafeBufferPointer(rebasing: text[entry.message]))
+    }
+
+    /// The one implementation of matching: config filters, outputs' `where` and viewers' filters use it.
+    @inlinable
+    public func matches(category: Int, tags: TagSet, message: UnsafeBufferPointer<UInt8>) -> Bool {
         switch self {
-        case .contains(let needle): return needle.occurs(in: UnsafeBufferPointer(rebasing: text[entry.message]))
-        case .prefix(let needle): return needle.isPrefix(of: UnsafeBufferPointer(rebasing: text[entry.message]))
-        case .tag(let index, _): return entry.tags.contains(index)
-        case .category(let index, _): return entry.category == index
+        case .contains(let needle): return needle.occurs(in: message)
+        case .prefix(let needle): return needle.isPrefix(of: message)
+        case .tag(let index, _): return tags.contains(index)
+        case .category(let index, _): return category == index
         case .integration(_, let prefixes):
-            let message = UnsafeBufferPointer(rebasing: text[entry.message])
             for prefix in prefixes where prefix.isPrefix(of: message) { return true }
             return false
         }

@@ -102,3 +102,13 @@ public final class Regex {
         return n > 0 ? String(decoding: buffer[..<Int(n)], as: UTF8.self) : "error \(errorCode)"
     }
 }
+
+extension Regex {
+    /// PCRE2's own version string (`10.42 2022-12-11`).
+    public static var libraryVersion: String {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let n = buffer.withUnsafeMutableBytes { pcre2_config_8(UInt32(PCRE2_CONFIG_VERSION), $0.baseAddress) }
+        guard n > 1 else { return "unknown" }
+        return String(decoding: buffer.prefix(Int(n) - 1), as: UTF8.self)
+    }
+}

@@ -19,6 +19,8 @@ public final class EntryPipeline {
     private let window: TimeWindow?
     private var lastInWindow = true
     private var stats: PipelineStats
+    /// Copies what passes the filters for viewers (the HTTP face); nil when nobody can look.
+    public var tap: RecentTap?
 
     public init(rules: RuleSet, continuation: Regex?, maxLineBytes: Int, filters: [EntryCondition], routes: [Route],
                 window: TimeWindow? = nil) {
@@ -28,7 +30,7 @@ public final class EntryPipeline {
         self.filters = FilterChain(filters)
         self.routes = routes
         self.window = window
-        stats = PipelineStats(filters: filters.count, outputs: routes.count)
+        stats = PipelineStats(filters: filters.count, outputs: routes.count, categories: rules.vocabulary.categories.count)
     }
 
     /// Builds the pipeline a compiled config describes, with one sink per configured output.
@@ -65,8 +67,10 @@ public final class EntryPipeline {
                 return
             }
         }
+        stats.count(category: entry.category)
         try entry.text.withUnsafeBufferPointer { (text) throws(SinkError) in
             if filters.excludes(entry, text: text) { return }
+            tap?.observe(entry, text: text)
             for index in routes.indices {
                 let route = routes[index]
                 if let condition = route.condition, !condition.matches(entry, text: text) { continue }
@@ -96,7 +100,9 @@ public final class EntryPipeline {
         var entry = gap.entry(vocabulary: rules.vocabulary)
         stats.entries += 1
         stats.gaps += 1
+        stats.count(category: entry.category)
         try entry.text.withUnsafeBufferPointer { (text) throws(SinkError) in
+            tap?.observe(entry, text: text)
             for index in routes.indices {
                 try routes[index].sink.consume(entry, text: text)
                 stats.writtenByOutput[index] += 1

@@ -5,7 +5,7 @@ public struct GapReport: Sendable {
     public static var fieldNames: [String] { GapVocabulary.fieldNames }
 
     /// Why bytes were not exported.
-    public enum Reason: String, Sendable {
+    public enum Reason: String, Sendable, CaseIterable {
         /// A file was truncated before everything was read, and no rotated copy held the rest.
         case truncated
         /// A file was truncated after logrotate copied it (copytruncate): what was written between the

@@ -1,9 +1,10 @@
-import CZlib
+import CIsal
 import Glibc
 
-/// Streams the decompressed bytes of a gzip file with zlib: every member of a multi-member file in
-/// turn; trailing zero padding accepted. A truncated or corrupt file yields what decompressed cleanly,
-/// then a `ReadError` naming the compressed offset.
+/// Streams the decompressed bytes of a gzip file with ISA-L's igzip inflate (about 4× zlib's speed on
+/// this workload: see the README's benchmark): every member of a multi-member file in turn; trailing zero
+/// padding accepted; each member's CRC and length checked. A truncated or corrupt file yields what
+/// decompressed cleanly, then a `ReadError` naming the compressed offset.
 public final class GzipReader: ByteSource {
     /// Where the reader is in the file's sequence of members.
     enum State {
@@ -15,7 +16,7 @@ public final class GzipReader: ByteSource {
 
     let fd: Int32
     let path: String
-    private let stream: UnsafeMutablePointer<z_stream>  // zlib keeps a pointer back to it: it must not move
+    private let inflater: UnsafeMutablePointer<inflate_state>  // large (~40 KB) and self-referencing: kept off the stack
     private let input: UnsafeMutableRawBufferPointer
     private var prefix: [UInt8]
     /// File offset just past the bytes read into `input` so far.
@@ -25,27 +26,27 @@ public final class GzipReader: ByteSource {
     public var isCompressed: Bool { true }
 
     /// `prefix`: bytes the opener already read from the start of the file.
-    public init(fd: Int32, path: String, prefix: [UInt8] = [], inputSize: Int = 64 * 1024) {
+    public init(fd: Int32, path: String, prefix: [UInt8] = [], inputSize: Int = 128 * 1024) {
         self.fd = fd
         self.path = path
         self.prefix = prefix
-        input = .allocate(byteCount: max(inputSize, prefix.count), alignment: 16)
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        // 15 + 16: a gzip wrapper (not zlib or raw deflate), the largest window.
-        _ = inflateInit2_(stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        input = .allocate(byteCount: max(inputSize, prefix.count), alignment: 64)
+        inflater = .allocate(capacity: 1)
+        inflater.initialize(to: inflate_state())
+        isal_inflate_init(inflater)
+        inflater.pointee.next_in = input.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        inflater.pointee.avail_in = 0
     }
 
     deinit {
-        inflateEnd(stream)
-        stream.deinitialize(count: 1)
-        stream.deallocate()
+        inflater.deinitialize(count: 1)
+        inflater.deallocate()
         input.deallocate()
         Syscall.close(fd)
     }
 
-    /// Compressed offset of the next byte zlib will consume.
-    private var consumedOffset: Int64 { fileOffset - Int64(stream.pointee.avail_in) }
+    /// Compressed offset of the next byte the inflater will consume.
+    private var consumedOffset: Int64 { fileOffset - Int64(inflater.pointee.avail_in) }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(ReadError) -> Int {
         switch state {
@@ -55,12 +56,12 @@ public final class GzipReader: ByteSource {
             throw error
         case .inMember, .betweenMembers: break
         }
-        stream.pointee.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
-        stream.pointee.avail_out = UInt32(buffer.count)
+        inflater.pointee.next_out = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        inflater.pointee.avail_out = UInt32(buffer.count)
         do {
             try inflateUntilFull()
         } catch {
-            let produced = buffer.count - Int(stream.pointee.avail_out)
+            let produced = buffer.count - Int(inflater.pointee.avail_out)
             if produced == 0 {
                 state = .finished
                 throw error
@@ -68,39 +69,46 @@ public final class GzipReader: ByteSource {
             state = .failed(error)
             return produced
         }
-        return buffer.count - Int(stream.pointee.avail_out)
+        return buffer.count - Int(inflater.pointee.avail_out)
     }
 
     private func inflateUntilFull() throws(ReadError) {
-        while stream.pointee.avail_out > 0 {
-            if stream.pointee.avail_in < 2, try refill() == 0, stream.pointee.avail_in == 0 {
-                if case .inMember = state { throw ReadError(path: path, offset: consumedOffset, cause: .truncatedGzip) }
-                state = .finished
-                return
-            }
+        while inflater.pointee.avail_out > 0 {
             if case .betweenMembers = state {
                 guard try startMember() else { return }
             }
-            let rc = inflate(stream, Z_NO_FLUSH)
-            switch rc {
-            case Z_OK, Z_BUF_ERROR:
-                continue
-            case Z_STREAM_END:
+            let (inBefore, outBefore) = (inflater.pointee.avail_in, inflater.pointee.avail_out)
+            let rc = isal_inflate(inflater)
+            if rc < 0 { throw ReadError(path: path, offset: consumedOffset, cause: .corruptGzip(Self.describe(rc))) }
+            if inflater.pointee.block_state == ISAL_BLOCK_FINISH {
                 state = .betweenMembers
-            default:
-                let message = stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(rc)"
-                throw ReadError(path: path, offset: consumedOffset, cause: .corruptGzip(message))
+                continue
+            }
+            if inflater.pointee.avail_out == 0 { return }
+            // It stopped short of a full buffer: it wants input. At the end of the file, a call that moves
+            // nothing means the member was cut short.
+            let moved = inflater.pointee.avail_in != inBefore || inflater.pointee.avail_out != outBefore
+            if try refill() == 0 && !moved && inflater.pointee.avail_in == 0 {
+                throw ReadError(path: path, offset: consumedOffset, cause: .truncatedGzip)
             }
         }
     }
 
-    /// At a member boundary: starts the next member, or ends the file on zero padding.
+    /// At a member boundary: starts the next member, or ends the file on zero padding or at its end.
     /// Returns false when the file is finished.
     private func startMember() throws(ReadError) -> Bool {
-        let next = stream.pointee.next_in!
-        let available = Int(stream.pointee.avail_in)
+        if inflater.pointee.avail_in < 2 { _ = try refill() }
+        let available = Int(inflater.pointee.avail_in)
+        if available == 0 {
+            state = .finished
+            return false
+        }
+        let next = inflater.pointee.next_in!
         if next[0] == 0x1F && (available < 2 || next[1] == 0x8B) {
-            inflateReset(stream)
+            let (kept, from) = (inflater.pointee.avail_in, inflater.pointee.next_in)
+            isal_inflate_reset(inflater)
+            inflater.pointee.crc_flag = UInt32(ISAL_GZIP)
+            (inflater.pointee.avail_in, inflater.pointee.next_in) = (kept, from)
             state = .inMember
             return true
         }
@@ -113,9 +121,9 @@ public final class GzipReader: ByteSource {
 
     private func restIsZeroPadding() throws(ReadError) -> Bool {
         repeat {
-            let next = stream.pointee.next_in!
-            for i in 0..<Int(stream.pointee.avail_in) where next[i] != 0 { return false }
-            stream.pointee.avail_in = 0
+            let next = inflater.pointee.next_in!
+            for i in 0..<Int(inflater.pointee.avail_in) where next[i] != 0 { return false }
+            inflater.pointee.avail_in = 0
         } while try refill() > 0
         return true
     }
@@ -123,8 +131,8 @@ public final class GzipReader: ByteSource {
     /// Moves unconsumed input to the front and reads more; returns the bytes read (0 at end of file).
     private func refill() throws(ReadError) -> Int {
         let base = input.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let kept = Int(stream.pointee.avail_in)
-        if kept > 0, let next = stream.pointee.next_in, next != base { memmove(base, next, kept) }
+        let kept = Int(inflater.pointee.avail_in)
+        if kept > 0, let next = inflater.pointee.next_in, next != base { memmove(base, next, kept) }
         var n: Int
         if !prefix.isEmpty {
             n = min(prefix.count, input.count - kept)
@@ -138,8 +146,21 @@ public final class GzipReader: ByteSource {
             }
         }
         fileOffset += Int64(n)
-        stream.pointee.next_in = base
-        stream.pointee.avail_in = UInt32(kept + n)
+        inflater.pointee.next_in = base
+        inflater.pointee.avail_in = UInt32(kept + n)
         return n
+    }
+
+    /// What an ISA-L inflate error code means.
+    static func describe(_ code: Int32) -> String {
+        switch code {
+        case ISAL_INVALID_BLOCK: return "invalid deflate block"
+        case ISAL_INVALID_SYMBOL: return "invalid deflate symbol"
+        case ISAL_INVALID_LOOKBACK: return "invalid distance too far back"
+        case ISAL_INVALID_WRAPPER: return "invalid gzip header"
+        case ISAL_UNSUPPORTED_METHOD: return "unsupported compression method"
+        case ISAL_INCORRECT_CHECKSUM: return "incorrect data check (CRC or length)"
+        default: return "inflate error \(code)"
+        }
     }
 }

@@ -4,7 +4,7 @@ public struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
         case open(Errno)
         case read(Errno)
         case notRegularFile(String)
-        /// zlib rejected the data; its message.
+        /// The inflater rejected the data; what it said.
         case corruptGzip(String)
         /// The file ended inside a gzip member.
         case truncatedGzip

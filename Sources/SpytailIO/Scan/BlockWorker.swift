@@ -6,9 +6,10 @@ final class BlockWorker: @unchecked Sendable {
     let pipeline: EntryPipeline
     private let sinks: [BufferingSink]
 
-    init(config: CompiledConfig, formatters: [any EntryFormatter], window: TimeWindow?) {
+    init(config: CompiledConfig, formatters: [any EntryFormatter], window: TimeWindow?, recentCapacity: Int? = nil) {
         sinks = formatters.map { BufferingSink(formatter: $0) }
         pipeline = EntryPipeline(config: config, sinks: sinks, window: window)
+        if let recentCapacity { pipeline.tap = RecentTap(vocabulary: config.rules.vocabulary, capacity: recentCapacity) }
     }
 
     func process(_ block: LineBlock) {
@@ -18,6 +19,7 @@ final class BlockWorker: @unchecked Sendable {
         } catch {
             preconditionFailure("buffering sinks do not fail: \(error)")
         }
+        if let tap = pipeline.tap { block.recent = tap.take() }
     }
 
     /// Formats a gap record into `block`'s outputs (every output, whatever the filters say).
@@ -28,5 +30,6 @@ final class BlockWorker: @unchecked Sendable {
         } catch {
             preconditionFailure("buffering sinks do not fail: \(error)")
         }
+        if let tap = pipeline.tap { block.recent = tap.take() }
     }
 }

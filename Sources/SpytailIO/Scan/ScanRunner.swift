@@ -30,8 +30,12 @@ public final class ScanRunner: BlockSink {
     private var stopped = false
     private let buffer: UnsafeMutableRawBufferPointer
 
+    /// Called after each block is written, with the entries its worker copied for viewers (`recentCapacity`).
+    public var onBlockWritten: ((_ recent: [RecentEntry], _ dropped: Int) -> Void)?
+
     public init(config: CompiledConfig, outputs: [OpenOutput], window: TimeWindow? = nil, events: any EventReporter,
-                workers: Int = WorkerThreads.availableCores, blockBytes: Int = 256 * 1024, chunkSize: Int = 256 * 1024) {
+                workers: Int = WorkerThreads.availableCores, blockBytes: Int = 256 * 1024, chunkSize: Int = 256 * 1024,
+                recentCapacity: Int? = nil) {
         self.outputs = outputs
         self.events = events
         self.blockBytes = blockBytes
@@ -39,7 +43,8 @@ public final class ScanRunner: BlockSink {
         let formatters = outputs.map(\.formatter)
         // Each worker compiles the config again: compiled regexes hold per-thread match data.
         self.workers = (0..<max(1, threadCount)).map { i in
-            BlockWorker(config: i == 0 ? config : Self.recompile(config), formatters: formatters, window: window)
+            BlockWorker(config: i == 0 ? config : Self.recompile(config), formatters: formatters, window: window,
+                        recentCapacity: recentCapacity)
         }
         continuation = config.continuation
         maxLineBytes = config.config.parse.maxLineBytes
@@ -84,6 +89,8 @@ public final class ScanRunner: BlockSink {
         public var resumeOffset: Int64
         /// Reading stopped on damaged data (a gap record was written after everything before it).
         public var failure: ReadError?
+        /// Lines split (a held last entry's lines included).
+        public var lines: Int
     }
 
     /// Reads `source` (whose content is `file`) from decompressed `offset` to its end through the workers,
@@ -115,7 +122,7 @@ public final class ScanRunner: BlockSink {
         }
         if failure != nil { try writeGap(GapReport(file: file, offset: max(offset, position), bytes: nil, reason: .damaged)) }
         while !inFlight.isEmpty { try writeOldest() }
-        return Backlog(bytesRead: max(0, position - offset), resumeOffset: resume, failure: failure)
+        return Backlog(bytesRead: max(0, position - offset), resumeOffset: resume, failure: failure, lines: cutter.lineCount)
     }
 
     /// Ends the worker threads (also done when the runner goes away).
@@ -225,6 +232,7 @@ public final class ScanRunner: BlockSink {
         for (output, buffer) in zip(outputs, block.outputs) where buffer.count > 0 {
             try output.writer.write(buffer.bytes)
         }
+        if let onBlockWritten { onBlockWritten(block.recent.entries, block.recent.dropped) }
         spare.append(block)
     }
 

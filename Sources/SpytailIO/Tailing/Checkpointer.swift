@@ -16,6 +16,8 @@ final class Checkpointer {
     private var lastSync: Duration = .zero
     /// A save since the last fsync.
     private(set) var unsynced = false
+    /// When the last save succeeded (run time).
+    private(set) var lastSavedAt: Duration?
 
     init(store: (any CheckpointStore)?) { self.store = store }
 
@@ -40,6 +42,7 @@ final class Checkpointer {
             unsynced = false
         }
         lastSaved = checkpoints
+        lastSavedAt = now
         return .saved
     }
 

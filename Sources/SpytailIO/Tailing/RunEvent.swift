@@ -3,4 +3,6 @@ public enum RunEvent: Sendable {
     case watch(WatchEvent)
     case signal(Int32)
     case clockAdvanced
+    /// An observer's request (the HTTP face: `/api/state`, `/api/reload`).
+    case request(RunRequest)
 }

@@ -19,9 +19,23 @@ extension Tailer {
                        writer: PatientWriter(output.writer, waitForSpace: { (error) throws(SinkError) in try self.waitForSpace(error) },
                                              spaceAgain: { self.endStall() }))
         }
-        let runner = ScanRunner(config: configFile.compiled, outputs: outputs, events: events)
+        let runner = ScanRunner(config: configFile.compiled, outputs: outputs, events: events, recentCapacity: telemetry?.recent.capacity)
         defer { runner.close() }
-        let backlog = try runner.readBacklog(source, as: file, from: offset, startingAt: position, holdingLastEntry: holdingLastEntry)
+        if let telemetry {
+            runner.onBlockWritten = { entries, dropped in
+                telemetry.recent.append(entries, dropped: dropped)
+                telemetry.beat()  // a long backlog is the loop at work: `/healthz` stays green
+            }
+        }
+        let backlog: ScanRunner.Backlog
+        do {
+            backlog = try runner.readBacklog(source, as: file, from: offset, startingAt: position, holdingLastEntry: holdingLastEntry)
+        } catch {
+            countBacklog(runner.statistics)
+            throw error
+        }
+        countBacklog(runner.statistics)
+        countRead(file.path, bytes: backlog.bytesRead, lines: backlog.lines)
         if let failure = backlog.failure {
             events.report(.readFailed(failure))
             events.report(.gap(path: file.path, bytes: nil, reason: GapReport.Reason.damaged.rawValue))
@@ -35,7 +49,10 @@ extension Tailer {
     func waitForSpace(_ error: SinkError) throws(SinkError) {
         stall(error)
         while !stopRequested, let retry = condition.nextDeadline(settings: settings), case let left = retry - uptime, left > .zero {
-            if case .some(.some(let event)) = inbox.pop(timeout: waitsOnClock ? nil : left) { deferred += [event] + inbox.drain() }
+            telemetry?.beat()
+            if case .some(.some(let event)) = inbox.pop(timeout: waitsOnClock ? nil : min(left, Self.heartbeatInterval)) {
+                deferred += [event] + inbox.drain()
+            }
         }
         if stopRequested {
             condition.freezeCheckpoints()

@@ -7,6 +7,7 @@ extension Tailer {
     func stall(_ error: SinkError) {
         if condition.outputFull(at: uptime) {
             report(.outputFull(destination: error.destination, retrySeconds: settings.stallRetry.components.seconds))
+            publishStall(error.destination)
         }
     }
 
@@ -25,7 +26,10 @@ extension Tailer {
 
     /// Every output took its bytes: says how long reading was paused.
     func endStall() {
-        if let paused = condition.outputsWritable(at: uptime) { report(.outputsWritable(afterSeconds: paused.components.seconds)) }
+        if let paused = condition.outputsWritable(at: uptime) {
+            report(.outputsWritable(afterSeconds: paused.components.seconds))
+            publishStall(nil)
+        }
     }
 
     /// Outputs first, then checkpoints: a checkpoint never runs ahead of the data.

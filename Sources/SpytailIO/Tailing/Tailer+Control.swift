@@ -79,7 +79,9 @@ extension Tailer {
             return
         }
         try pipeline.flush()
+        retirePipelineCounts()
         configuration = made
+        attachTap()
         events.report(.configReloaded(path: newFile.path))
         for file in Array(files.values) where file.lifecycle.isFollowed && !isLive(file.followPath) {
             try close(file, reason: "no longer matched by the config")

@@ -158,7 +158,10 @@ extension Tailer {
     func read(_ file: TailedFile) throws(SinkError) -> Int64 {
         guard file.isOpen, !pipeline.isStalled else { return 0 }
         let pipeline = self.pipeline
-        return try file.readToEnd(buffer: buffer, now: uptime, keepGoing: { !pipeline.isStalled }, emit)
+        let linesBefore = file.stream?.lineCount ?? 0
+        let bytes = try file.readToEnd(buffer: buffer, now: uptime, keepGoing: { !pipeline.isStalled }, emit)
+        countRead(file.followPath, bytes: bytes, lines: (file.stream?.lineCount ?? 0) - linesBefore)
+        return bytes
     }
 
     /// Emits what the file holds back, closes it and forgets it.

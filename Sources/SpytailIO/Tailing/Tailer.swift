@@ -49,9 +49,14 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     /// Events taken from the inbox while waiting inside a catch-up, for the loop's next batch.
     var deferred: [RunEvent] = []
     let buffer: UnsafeMutableRawBufferPointer
+    /// Observers' window (the HTTP face), when there is one; and what it is shown.
+    let telemetry: RunTelemetry?
+    var tallies = RunTallies()
+    var sourceNames: [String: String] = [:]
+    var lastPublish: Duration = .zero
 
     public init(configFile: ConfigFile, store: (any CheckpointStore)?, events: any EventReporter, clock: C,
-                fileEvents: @escaping FileEventsFactory = InotifyWatcher.make) throws(SinkError) {
+                fileEvents: @escaping FileEventsFactory = InotifyWatcher.make, telemetry: RunTelemetry? = nil) throws(SinkError) {
         self.clock = clock
         makeFileEvents = fileEvents
         if let stepped = clock as? any SteppedClock {
@@ -67,6 +72,10 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         configuration = try RunConfiguration(configFile)
         state = configFile.config.state
         buffer = .allocate(byteCount: 256 * 1024, alignment: 64)
+        self.telemetry = telemetry
+        attachTap()
+        let inbox = self.inbox
+        telemetry?.onRequest { inbox.push(.request($0)) }
     }
 
     deinit { buffer.deallocate() }
@@ -106,6 +115,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         } catch where error.cause == .noSpace {
             stall(error)  // what start-up did not get to is picked up when the output drains
         }
+        publishTelemetry(force: true)
         watcher?.start()
         while true {
             var batch: [RunEvent] = []
@@ -122,6 +132,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
             } catch where error.cause == .noSpace {
                 stall(error)
             }
+            publishTelemetry()
         }
         try shutDown()
     }
@@ -138,6 +149,10 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
                 reload = true
             case .signal(SIGUSR1):
                 try toggleRecording()
+            case .request(.setState(let newState)):
+                try enter(newState)
+            case .request(.reload):
+                reload = true
             case .signal, .clockAdvanced:
                 break  // timers are looked at after every batch
             case .watch(.overflow):
@@ -176,6 +191,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         if let sync = checkpointer.nextSync(settings: settings) { deadlines.append(sync) }
         if let retry = condition.nextDeadline(settings: settings) { deadlines.append(retry) }
         if watcher == nil || !failedWatches.isEmpty { deadlines.append(lastPoll + settings.pollInterval) }
+        if telemetry != nil { deadlines.append(uptime + Self.heartbeatInterval) }  // `/healthz` sees the loop turn
         guard let next = deadlines.min() else { return nil }
         return max(.zero, next - uptime) + .milliseconds(1)
     }

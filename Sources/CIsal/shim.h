@@ -1,0 +1,2 @@
+#include <isa-l.h>
+#include <isa-l/igzip_lib.h>

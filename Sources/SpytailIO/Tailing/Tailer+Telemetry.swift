@@ -1,0 +1,109 @@
+import Glibc
+import SpytailCore
+
+/// What the run shows its observers (`RunTelemetry`): recent entries after every batch, the counters and the
+/// files table at most every `publishInterval`, a heartbeat while it turns over (also inside a backlog).
+extension Tailer {
+    static var publishInterval: Duration { .milliseconds(250) }
+    static var heartbeatInterval: Duration { .seconds(2) }
+
+    /// Gives the (new) pipeline a tap for viewers.
+    func attachTap() {
+        guard let telemetry else { return }
+        telemetry.publish(context: ViewContext(configFile.compiled))
+        pipeline.tap = RecentTap(vocabulary: configFile.compiled.rules.vocabulary, capacity: telemetry.recent.capacity)
+    }
+
+    /// The source a live path belongs to (the first whose patterns take it), remembered.
+    func sourceName(of path: String) -> String {
+        if let name = sourceNames[path] { return name }
+        let name = config.sources.first { discovery.isLiveFile(path, of: $0) }?.name ?? config.sources.first?.name ?? "-"
+        if sourceNames.count > 100_000 { sourceNames = [:] }
+        sourceNames[path] = name
+        return name
+    }
+
+    func countRead(_ path: String, bytes: Int64, lines: Int) {
+        guard telemetry != nil else { return }
+        tallies.read(source: sourceName(of: path), bytes: bytes, lines: lines)
+    }
+
+    /// A backlog's runner counted its own entries: they join the totals.
+    func countBacklog(_ stats: PipelineStats) {
+        guard telemetry != nil else { return }
+        tallies.add(stats, vocabulary: configFile.compiled.rules.vocabulary)
+    }
+
+    /// The pipeline is about to be replaced: its counts join the totals.
+    func retirePipelineCounts() {
+        countBacklog(pipeline.statistics)
+    }
+
+    /// After a batch's outputs were flushed: hands recent entries over; the rest when due.
+    func publishTelemetry(force: Bool = false) {
+        guard let telemetry else { return }
+        if let tap = pipeline.tap {
+            let (entries, dropped) = tap.take()
+            telemetry.recent.append(entries, dropped: dropped)
+        }
+        let now = uptime
+        guard force || now - lastPublish >= Self.publishInterval else {
+            telemetry.beat()
+            return
+        }
+        lastPublish = now
+        telemetry.recent.nudge()  // viewers look at the state and keep their connection alive
+        let totals = tallies.adding(pipeline.statistics, vocabulary: configFile.compiled.rules.vocabulary)
+        let rows = fileRows()
+        let (state, watches, open) = (self.state, watched.count, files.count)
+        let outputNames = configuration.outputs.map { $0.writer.name }
+        let saved = checkpointer.lastSavedAt.map { RunTelemetry.monotonicSeconds() - (now - $0).seconds }
+        let path = configFile.path
+        telemetry.publish { s in
+            s.state = state
+            s.started = true
+            s.linesRead = totals.linesRead
+            s.bytesRead = totals.bytesRead
+            s.entriesByCategory = totals.entriesByCategory
+            s.excludedByFilter = totals.excludedByFilter
+            s.writtenByOutput = totals.writtenByOutput
+            s.outputNames = outputNames
+            s.filesOpen = open
+            s.watches = watches
+            s.files = rows
+            s.checkpointSavedAt = saved
+            s.configPath = path
+        }
+    }
+
+    func fileRows() -> [RunSnapshot.FileRow] {
+        var rows: [RunSnapshot.FileRow] = []
+        for file in files.values {
+            let size = (try? Syscall.fstat(file.descriptor)).map { Int64($0.st_size) } ?? file.resumeOffset
+            let status: String
+            switch file.lifecycle.state {
+            case .following: status = "following"
+            case .draining: status = "draining"
+            case .retired: status = "retired"
+            case .parked: status = "parked"
+            case .closed: status = "closed"
+            }
+            rows.append(.init(path: file.lifecycle.isFollowed ? file.followPath : "\(file.followPath) (rotated)",
+                              offset: file.resumeOffset, size: size, status: status))
+        }
+        for (path, checkpoint) in parked {
+            rows.append(.init(path: path, offset: checkpoint.offset, size: Syscall.stat(path).map { Int64($0.st_size) } ?? 0,
+                              status: "parked"))
+        }
+        return rows.sorted { $0.path < $1.path }
+    }
+
+    /// Reading paused on a full output (or not any more): `/readyz` says so.
+    func publishStall(_ destination: String?) {
+        telemetry?.publish { $0.stalledOn = destination.map { "\($0): no space left on device; retrying" } }
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,0 +1,86 @@
+import Glibc
+import Synchronization
+import SpytailCore
+
+/// The narrow window between `run`'s loop and whoever observes it (the HTTP face): the loop publishes a
+/// `RunSnapshot`, recent entries and problems after each batch and never waits on a reader; observers read
+/// copies and send `RunRequest`s, which arrive in the loop's inbox like signals do.
+public final class RunTelemetry: Sendable {
+    public let recent: RecentEntries
+    public let startedAt: Double
+    private let snapshot = Mutex(RunSnapshot())
+    private let problems = Mutex<[String]>([])
+    /// When the loop last turned over (CLOCK_MONOTONIC seconds).
+    private let heartbeat = Mutex<Double>(0)
+    private let requests = Mutex<[@Sendable (RunRequest) -> Void]>([])
+    private let latency = Mutex<[Double]>([])
+    private let context = Mutex<ViewContext?>(nil)
+    private let gaps = Mutex<[String: Int]>([:])
+
+    public static let problemsKept = 50
+
+    public init(recentEntries: Int) {
+        recent = RecentEntries(capacity: recentEntries)
+        startedAt = Self.monotonicSeconds()
+    }
+
+    // MARK: the loop's side
+
+    public func publish(_ update: (inout RunSnapshot) -> Void) {
+        snapshot.withLock { update(&$0) }
+        beat()
+    }
+
+    public func beat() { heartbeat.withLock { $0 = Self.monotonicSeconds() } }
+
+    public func problem(_ text: String) {
+        problems.withLock { list in
+            list.append(text)
+            if list.count > Self.problemsKept { list.removeFirst(list.count - Self.problemsKept) }
+        }
+        snapshot.withLock { $0.problems += 1 }
+    }
+
+    /// Seconds from a batch's arrival to its records being written, for the export-latency histogram.
+    public func exported(after seconds: Double) {
+        latency.withLock { if $0.count < 100_000 { $0.append(seconds) } }
+    }
+
+    /// Where requests go (the run loop's inbox).
+    public func onRequest(_ handler: @escaping @Sendable (RunRequest) -> Void) { requests.withLock { $0.append(handler) } }
+
+    /// The running config's words (view filters compile against them); published at start and on reload.
+    public func publish(context newContext: ViewContext) { context.withLock { $0 = newContext } }
+
+    public func countGap(reason: String) { gaps.withLock { $0[reason, default: 0] += 1 } }
+
+    // MARK: the observers' side
+
+    public var viewContext: ViewContext? { context.withLock { $0 } }
+    public var gapsByReason: [String: Int] { gaps.withLock { $0 } }
+
+    public var current: RunSnapshot { snapshot.withLock { $0 } }
+    public var lastProblems: [String] { problems.withLock { $0 } }
+    /// Seconds since the loop last turned over.
+    public var secondsSinceBeat: Double { Self.monotonicSeconds() - heartbeat.withLock { $0 } }
+    public var uptime: Double { Self.monotonicSeconds() - startedAt }
+
+    /// Latencies recorded since the last call.
+    public func takeLatencies() -> [Double] { latency.withLock { list in defer { list = [] }; return list } }
+
+    public func request(_ request: RunRequest) {
+        for handler in requests.withLock({ $0 }) { handler(request) }
+    }
+
+    public static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}
+
+/// What an observer may ask of `run`.
+public enum RunRequest: Sendable, Equatable {
+    case setState(SpyState)
+    case reload
+}
