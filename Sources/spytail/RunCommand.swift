@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import Logging
 import SpytailCore
+import SpytailHTTP
 import SpytailIO
 
 /// `spytail run`: follows the configured sources and exports every new line until SIGTERM.
@@ -27,6 +28,10 @@ struct RunCommand: ParsableCommand {
             files and the config are looked at every 2 s. Losses that cannot be avoided (copytruncate, a \
             damaged gzip, content rotated away while stopped) become "gap" records in every output.
 
+            HTTP (off unless the config has an "http" section or --http is given): GET /metrics (Prometheus), \
+            /healthz, /readyz (open); /api/info, /api/entries, /api/stream (server-sent events), POST /api/state \
+            and /api/reload need the token (http.tokenFile, else a random one printed on stderr with the URL).
+
             Exit 0 after SIGTERM/SIGINT, or when the reader of stdout goes away (checkpoints stay at what it \
             took); 2 for a bad config; 1 if an output fails otherwise.
             """)
@@ -35,6 +40,10 @@ struct RunCommand: ParsableCommand {
 
     @Flag(name: .shortAndLong, help: "Report every file followed, rotated, closed.")
     var verbose = false
+
+    @Option(help: ArgumentHelp("Serve metrics, probes and the API on HOST:PORT (overrides http.listen; port 0: any free port).",
+                               valueName: "host:port"))
+    var http: String?
 
     func run() throws {
         SignalListener.blockSignals()  // before any thread starts, so every thread inherits the mask
@@ -45,11 +54,31 @@ struct RunCommand: ParsableCommand {
         }
         var logger = Logger(label: "spytail")
         logger.logLevel = verbose ? .info : .notice
-        let reporter = RunReporter(logger: logger)
+        let override = try http.map(Self.parseListen)
         let store = file.checkpointPath.map(FileCheckpointStore.init)
         if store == nil { logger.warning("no \"checkpoints\" in \(file.path): a restart reads files again from the start") }
+        // The HTTP face observes the run through its telemetry; it is made even while the face is off, so a
+        // reload that turns it on finds the counters since the start.
+        let telemetry = RunTelemetry(recentEntries: (file.config.http?.recentEntries ?? 5000))
+        let face = HTTPFaceController(telemetry: telemetry, override: override)
+        let reporter = TelemetryReporter(forwardingTo: RunReporter(logger: logger), telemetry: telemetry)
         do {
-            let tailer = try Tailer(configFile: file, store: store, events: reporter, clock: ContinuousClock())
+            for line in try face.apply(file) { FileHandleStderr.write(line + "\n") }
+        } catch {
+            FileHandleStderr.write("\(error)\n")
+            throw ExitCode(2)
+        }
+        defer { face.stop() }
+        do {
+            let tailer = try Tailer(configFile: file, store: store, events: reporter, clock: ContinuousClock(), telemetry: telemetry)
+            tailer.onReload = { newFile in
+                do {
+                    for line in try face.apply(newFile) { FileHandleStderr.write(line + "\n") }
+                    return nil
+                } catch {
+                    return "\(error)"
+                }
+            }
             let inbox = tailer.inbox
             let signals = SignalListener { signal in inbox.push(.signal(signal)) }
             try tailer.run()
@@ -61,6 +90,17 @@ struct RunCommand: ParsableCommand {
             }
             FileHandleStderr.write("spytail: error: \(error)\n")
             throw ExitCode(1)
+        }
+    }
+}
+
+extension RunCommand {
+    static func parseListen(_ text: String) throws -> ListenAddress {
+        switch ListenAddress.parse(text) {
+        case .success(let address): return address
+        case .failure(let error):
+            FileHandleStderr.write("spytail: --http: \(error.message)\n")
+            throw ExitCode(2)
         }
     }
 }

@@ -44,6 +44,10 @@ public struct ConfigFile {
                                             .invalidValue("folder '\(folder)' does not exist")))
             }
         }
+        if let token = config.http?.tokenFile, Syscall.stat(resolve(token)) == nil {
+            problems.append(ConfigError(JSONPath.root.appending("http").appending("tokenFile"),
+                                        .invalidValue("file '\(resolve(token))' does not exist")))
+        }
         if let checkpoints = checkpointPath, Syscall.stat(Paths.parent(of: checkpoints))?.isDirectory != true {
             problems.append(ConfigError(JSONPath.root.appending("checkpoints"),
                                         .invalidValue("folder '\(Paths.parent(of: checkpoints))' does not exist")))

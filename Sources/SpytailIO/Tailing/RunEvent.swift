@@ -6,3 +6,11 @@ public enum RunEvent: Sendable {
     /// An observer's request (the HTTP face: `/api/state`, `/api/reload`).
     case request(RunRequest)
 }
+
+extension RunEvent {
+    /// A file or folder changed (what export latency is measured from).
+    var isFileEvent: Bool {
+        if case .watch = self { return true }
+        return false
+    }
+}

@@ -78,6 +78,10 @@ extension Tailer {
             events.report(.configRejected("\(configFile.path): \(error)"))
             return
         }
+        if let refusal = onReload?(newFile) {
+            events.report(.configRejected(refusal))
+            return
+        }
         try pipeline.flush()
         retirePipelineCounts()
         configuration = made

@@ -54,6 +54,8 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     var tallies = RunTallies()
     var sourceNames: [String: String] = [:]
     var lastPublish: Duration = .zero
+    /// Asked before a reloaded config is taken (the HTTP face rebinds); a reason refuses the reload.
+    public var onReload: ((ConfigFile) -> String?)?
 
     public init(configFile: ConfigFile, store: (any CheckpointStore)?, events: any EventReporter, clock: C,
                 fileEvents: @escaping FileEventsFactory = InotifyWatcher.make, telemetry: RunTelemetry? = nil) throws(SinkError) {
@@ -125,10 +127,12 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
             } else if case .some(.some(let first)) = inbox.pop(timeout: waitsOnClock ? nil : nextTimeout()) {
                 batch = [first] + inbox.drain()
             }
+            let arrived = uptime
             do {
                 if try handle(batch) == .stop { break }
                 try onTimers()
                 try commit(durable: false)
+                if telemetry != nil, batch.contains(where: \.isFileEvent) { telemetry?.exported(after: (uptime - arrived).seconds) }
             } catch where error.cause == .noSpace {
                 stall(error)
             }

@@ -8,6 +8,8 @@ import SpytailCore
 public final class RunTelemetry: Sendable {
     public let recent: RecentEntries
     public let startedAt: Double
+    /// Unix time of the start, for people.
+    public let startedAtUnix: Int64
     private let snapshot = Mutex(RunSnapshot())
     private let problems = Mutex<[String]>([])
     /// When the loop last turned over (CLOCK_MONOTONIC seconds).
@@ -22,6 +24,7 @@ public final class RunTelemetry: Sendable {
     public init(recentEntries: Int) {
         recent = RecentEntries(capacity: recentEntries)
         startedAt = Self.monotonicSeconds()
+        startedAtUnix = Int64(time(nil))
     }
 
     // MARK: the loop's side

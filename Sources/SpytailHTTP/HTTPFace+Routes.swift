@@ -1,0 +1,126 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import SpytailCore
+import SpytailIO
+
+/// The fixed routes. Open: `/metrics`, `/healthz`, `/readyz`, `/` (sets the session cookie from `?token=`).
+/// Token: everything under `/api`.
+extension HTTPFace {
+    func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("/metrics") { _, _ in
+            let body = self.metrics.render(self.telemetry, viewers: self.viewers.count, viewerSkips: self.viewers.skipped)
+            return Self.response(.ok, body, type: "text/plain; version=0.0.4; charset=utf-8")
+        }
+        router.get("/healthz") { _, _ in self.health() }
+        router.get("/readyz") { _, _ in self.readiness() }
+        router.get("/") { request, _ in self.index(request) }
+        router.get("/api/info") { request, _ in try self.gate(request) { self.info() } }
+        router.get("/api/entries") { request, _ in try self.gate(request) { try self.entries(request) } }
+        router.get("/api/stream") { request, _ in try self.gate(request) { try self.stream(request) } }
+        router.post("/api/state") { request, _ in
+            try await self.gateAsync(request, changesState: true) { try await self.setState(request) }
+        }
+        router.post("/api/reload") { request, _ in
+            try await self.gateAsync(request, changesState: true) {
+                self.telemetry.request(.reload)
+                return Self.json(.accepted, #"{"reload":"requested"}"#)
+            }
+        }
+        return router
+    }
+
+    // MARK: probes
+
+    func health() -> Response {
+        let quiet = telemetry.secondsSinceBeat
+        guard quiet <= settings.healthWindow else {
+            return Self.text(.serviceUnavailable, "the run loop has not turned over for \(Int(quiet)) s\n")
+        }
+        return Self.text(.ok, "ok\n")
+    }
+
+    func readiness() -> Response {
+        let snapshot = telemetry.current
+        if !snapshot.started { return Self.text(.serviceUnavailable, "starting: reading what the files hold\n") }
+        if let stalled = snapshot.stalledOn { return Self.text(.serviceUnavailable, "output stalled: \(stalled)\n") }
+        if snapshot.state == .disabled { return Self.text(.serviceUnavailable, "state is disabled\n") }
+        return Self.text(.ok, "ready (\(snapshot.state.rawValue))\n")
+    }
+
+    // MARK: the token
+
+    func verdict(_ request: Request, changesState: Bool) -> TokenGate.Verdict {
+        TokenGate(token: settings.token).check(authorization: request.headers[.authorization],
+                                                cookie: request.cookies[TokenGate.cookieName]?.value,
+                                                changesState: changesState)
+    }
+
+    func gate(_ request: Request, _ body: () throws -> Response) throws -> Response {
+        switch verdict(request, changesState: false) {
+        case .allowed: return try body()
+        case .unauthorized: return Self.unauthorized()
+        case .forbidden: return Self.forbidden()
+        }
+    }
+
+    func gateAsync(_ request: Request, changesState: Bool, _ body: () async throws -> Response) async throws -> Response {
+        switch verdict(request, changesState: changesState) {
+        case .allowed: return try await body()
+        case .unauthorized: return Self.unauthorized()
+        case .forbidden: return Self.forbidden()
+        }
+    }
+
+    static func unauthorized() -> Response {
+        var response = json(.unauthorized, #"{"error":"a token is needed: Authorization: Bearer TOKEN, or open /?token=TOKEN"}"#)
+        response.headers[.wwwAuthenticate] = #"Bearer realm="spytail""#
+        return response
+    }
+
+    static func forbidden() -> Response {
+        json(.forbidden, #"{"error":"changing the run needs the Authorization: Bearer header (a cookie alone is refused)"}"#)
+    }
+
+    /// `/?token=TOKEN` sets the session cookie and sends the browser to `/` without the token in the URL.
+    func index(_ request: Request) -> Response {
+        if let given = request.uri.queryParameters["token"] {
+            guard TokenGate.constantTimeEqual(String(given), settings.token) else { return Self.unauthorized() }
+            var response = Response(status: .seeOther)
+            response.headers[.location] = "/"
+            response.headers[.setCookie] = "\(TokenGate.cookieName)=\(settings.token); Path=/; HttpOnly; SameSite=Strict"
+            return response
+        }
+        return Self.page(IndexPage.html)
+    }
+
+    // MARK: responses
+
+    static func response(_ status: HTTPResponse.Status, _ bytes: [UInt8], type: String) -> Response {
+        var response = Response(status: status, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        response.headers[.contentType] = type
+        response.headers[.cacheControl] = "no-store"
+        response.headers[.xContentTypeOptions] = "nosniff"
+        return response
+    }
+
+    static func text(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        response(status, Array(text.utf8), type: "text/plain; charset=utf-8")
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        response(status, Array(text.utf8), type: "application/json")
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ json: JSONText) -> Response {
+        response(status, json.bytes, type: "application/json")
+    }
+
+    static func page(_ html: String) -> Response {
+        var response = self.response(.ok, Array(html.utf8), type: "text/html; charset=utf-8")
+        response.headers[.contentSecurityPolicy] = "default-src 'self'; script-src 'self'; style-src 'self'; object-src 'none'; frame-ancestors 'none'"
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        return response
+    }
+}
