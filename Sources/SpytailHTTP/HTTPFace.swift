@@ -54,7 +54,7 @@ public final class HTTPFace: Sendable {
             logger: logger)
         let running = Task {
             do {
-                try await app.runService()
+                try await app.runService(gracefulShutdownSignals: [])  // the run loop owns SIGTERM and SIGINT
             } catch {
                 started.push(.failure(HTTPFaceError(address: listen, reason: Self.describe(error))))
             }

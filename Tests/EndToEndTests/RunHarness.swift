@@ -11,11 +11,11 @@ final class RunningSpytail {
     /// `launcher` runs before the binary and must exec it with the same pid (`setpriv …`, `unshare …`);
     /// `stdout` is where the process writes its standard output (default: /dev/null).
     init(config: String, in directory: TemporaryDirectory, verbose: Bool = true, launcher: [String] = [],
-         stdout: FileHandle = .nullDevice) throws {
+         stdout: FileHandle = .nullDevice, arguments: [String] = []) throws {
         self.directory = directory
         stderrPath = directory.file("spytail.\(UUID().uuidString.prefix(8)).stderr")
         FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        let command = launcher + [Harness.binary, "run", "-c", config] + (verbose ? ["--verbose"] : [])
+        let command = launcher + [Harness.binary, "run", "-c", config] + (verbose ? ["--verbose"] : []) + arguments
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
