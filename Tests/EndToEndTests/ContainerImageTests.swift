@@ -95,6 +95,11 @@ struct ContainerImageTests {
         let root = try Self.rootfs()
         defer { TemporaryDirectory.removeTree(root) }
         try Self.installAsTheDockerfileDoes(root, binary: binary)
+        // The API token, as a mounted secret (a Kubernetes Secret volume, `docker run --secret`).
+        let token = "container-secret-token-0123456789"
+        try FileManager.default.createDirectory(atPath: root + "/run/secrets", withIntermediateDirectories: true)
+        try (token + "\n").write(toFile: root + "/run/secrets/spytail-token", atomically: true, encoding: .utf8)
+        chmod(root + "/run/secrets/spytail-token", 0o444)
         let log = root + "/var/log/app/app.log", stderr = root + "/entrypoint.stderr"
         FileManager.default.createFile(atPath: log, contents: Data("2026-11-20T10:00:00Z INFO [ci] first line seq=1\n".utf8))
         chmod(log, 0o644)
@@ -104,6 +109,11 @@ struct ContainerImageTests {
         #expect(first.read(for: 20) { String(decoding: $0.data, as: UTF8.self).contains("seq=1") }, "\(Self.text(stderr))")
         try RunToolsOutput.append(log, "2026-11-20T10:00:01Z ERROR second line seq=2\n")
         #expect(first.read(for: 20) { String(decoding: $0.data, as: UTF8.self).contains("seq=2") }, "\(Self.text(stderr))")
+        // The probes and the API on the image's port 9880, with the mounted token.
+        let health = try Harness.run("/usr/bin/curl", ["-s", "--max-time", "10", "http://127.0.0.1:9880/healthz"])
+        #expect(health.stdoutText == "ok\n", "\(health.stdoutText) \(Self.text(stderr))")
+        let info = try Harness.run("/usr/bin/curl", ["-s", "--max-time", "10", "-H", "Authorization: Bearer \(token)", "http://127.0.0.1:9880/api/info"])
+        #expect(info.stdoutText.contains(#""state":"recording""#), "\(info.stdoutText)")
         kill(spytail.processIdentifier, SIGTERM)
         spytail.waitUntilExit()
         #expect(spytail.terminationStatus == 0, "\(Self.text(stderr))")
