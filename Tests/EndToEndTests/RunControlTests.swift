@@ -192,7 +192,18 @@ struct RunDiskFullTests {
         #expect(try Self.mountTmpfs(dir.file("out"), size: "64k"))
         defer { Self.unmount(dir.file("out")) }
         let config = dir.write("c.json", RunTools.config(output: "out/out.jsonl"))
-        let spytail = try RunningSpytail(config: config, in: dir)
+        let spytail = try RunningSpytail(config: config, in: dir, arguments: ["--http", "127.0.0.1:0"])
+        // The HTTP face's probes say so too: /readyz 503 with the reason while paused, /healthz stays 200.
+        var port = 0
+        #expect(RunTools.waitUntil {
+            port = spytail.stderr.split(separator: "\n").first { $0.contains("http: listening on") }.flatMap { Int($0.split(separator: ":").last ?? "") } ?? 0
+            return port > 0
+        }, "\(spytail.stderr)")
+        func probe(_ path: String) -> (status: String, body: String) {
+            let result = try? Harness.run("/usr/bin/curl", ["-s", "--max-time", "10", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(path)"])
+            let lines = (result?.stdoutText ?? "").split(separator: "\n")
+            return (String(lines.last ?? ""), lines.dropLast().joined(separator: "\n"))
+        }
         let total = 1500
         let lines = (1...total).map { "2026-11-20T10:00:00Z INFO seq=\($0) \(String(repeating: "p", count: 80))\n" }
         dir.write("logs/app.log", lines.joined())
@@ -206,9 +217,13 @@ struct RunDiskFullTests {
         let linesBeforeOffset = lines.joined().utf8.prefix(offset).filter { $0 == 0x0A }.count
         #expect(linesBeforeOffset <= exported, "checkpoint at line \(linesBeforeOffset), only \(exported) exported")
         #expect(exported < total)
+        let paused = probe("/readyz")
+        #expect(paused.status == "503" && paused.body.contains("no space left"), "\(paused)")
+        #expect(probe("/healthz").status == "200")
 
         #expect(try Harness.run("/bin/mount", ["-o", "remount,size=4m", dir.file("out")]).status == 0)
         #expect(RunTools.waitUntil(20) { RunTools.reached(dir.file("out/out.jsonl"), total) }, "\(spytail.stderr)")
+        #expect(RunTools.waitUntil { probe("/readyz").status == "200" })
         #expect(spytail.stderr.contains("reading resumes"))
         let stopped = spytail.stop()
         #expect(stopped.status == 0, "\(spytail.stderr)")
