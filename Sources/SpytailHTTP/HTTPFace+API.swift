@@ -90,7 +90,7 @@ extension HTTPFace {
         }
         telemetry.request(.setState(wanted))
         // The loop applies it at its next batch; the answer says whether it already did.
-        let deadline = RunTelemetry.monotonicSeconds() + 2
+        let deadline = RunTelemetry.monotonicSeconds() + 5
         while telemetry.current.state != wanted && RunTelemetry.monotonicSeconds() < deadline {
             try await Task.sleep(for: .milliseconds(5))
         }

@@ -25,6 +25,7 @@ struct Benchmark: ParsableCommand {
     @Option(help: "Lines per second for the run latency figure.") var rate = 10_000
     @Option(help: "Seconds of writing for the run latency figure.") var latencySeconds = 5
     @Option(help: "Quiet files watched for the idle CPU figure.") var idleFiles = 1000
+    @Option(help: "Viewers streaming /api/stream during run's W1 catch-up (0: skip those rows).") var viewers = 16
 
     func run() throws {
         let here = Self.executableDirectory()
@@ -45,6 +46,7 @@ struct Benchmark: ParsableCommand {
         var ratios: [String: (ours: Figures, read: Figures, perl: Figures)] = [:]
         var runs: [String: (run: Figures, scan: Figures)] = [:]
         var inflaters: (isal: Figures, zlib: Figures)?
+        var viewerRows: [Figures] = []
         for workload in [w1, w2] {
             let quoted = workload.files.map { "'\($0)'" }.joined(separator: " ")
             // GNU cat skips reading when its output is /dev/null, so dd stands for "read every byte once".
@@ -63,8 +65,9 @@ struct Benchmark: ParsableCommand {
                 inflaters = (isal, zlib)
             }
             if !skipRun {
-                let (live, problem) = measureRun(workload, spytail, scanOutput: output)
+                let (live, problem) = measureRun(workload, spytail, scanOutput: output, viewerRows: &viewerRows)
                 rows.append(live)
+                rows += viewerRows.filter { $0.workload.name == workload.name }
                 failures += problem
                 runs[workload.name] = (live, ours)
             }
@@ -86,6 +89,10 @@ struct Benchmark: ParsableCommand {
         for (name, (run, scan)) in runs.sorted(by: { $0.key < $1.key }) {
             print("\(name): run catch-up from its first start = \(Report.fixed(scan.wall / run.wall, 2))x scan's lines/s "
                   + "(\(Report.grouped(Int(run.linesPerSecond))) lines/s)")
+        }
+        if viewerRows.count == 2 {
+            print("W1: run catch-up with \(viewers) viewers streaming = \(Report.fixed(viewerRows[0].wall / viewerRows[1].wall, 2))x "
+                  + "the lines/s with the HTTP face on and no viewer")
         }
         if let (isal, zlib) = inflaters {
             print("W2 inflate: ISA-L (spytail's reader) \(Report.fixed(isal.wall, 3)) s, zlib \(Report.fixed(zlib.wall, 3)) s: "
@@ -110,7 +117,7 @@ struct Benchmark: ParsableCommand {
     }
 
     /// `spytail run` from its first start until its output holds what `scan` wrote (same records: checked).
-    func measureRun(_ workload: Workload, _ spytail: String, scanOutput: String) -> (Figures, [String]) {
+    func measureRun(_ workload: Workload, _ spytail: String, scanOutput: String, viewerRows: inout [Figures]) -> (Figures, [String]) {
         // run names every record by the live path (the history is that file's past); scan by the member read.
         let reference = "\(outdir(scanOutput))/scan-\(workload.name).jsonl"
         let live = workload.files.last!
@@ -129,7 +136,27 @@ struct Benchmark: ParsableCommand {
         let figures = Figures(workload: workload, tool: "spytail run", runs: measurements, outputLines: countLines(output))
         let same = Runner.run(["cmp", "-s", reference, output]).status == 0 && measurements.allSatisfy { $0.status == 0 }
         unlink(output)
-        return (figures, same ? [] : ["\(workload.name) spytail run: output differs from scan's (see \(workdir)/run.stderr)"])
+        var problems = same ? [] : ["\(workload.name) spytail run: output differs from scan's (see \(workdir)/run.stderr)"]
+        if viewers > 0 && !workload.compressed {
+            // The HTTP face on, without viewers and with `viewers` streaming everything, in the same run.
+            let token = "bench-viewer-token-0123456789", tokenFile = "\(workdir)/http.token"
+            writeFile(tokenFile, token + "\n")
+            let http = #"{"listen": "127.0.0.1:0", "tokenFile": "\#(tokenFile)", "maxViewers": \#(viewers)}"#
+            writeFile(config, RunCatchUp.config(for: workload, output: output, checkpoints: checkpoints, http: http))
+            for (label, count) in [("spytail run, http on", 0), ("spytail run, \(viewers) viewers", viewers)] {
+                var runs: [Measurement] = []
+                for _ in 0..<self.runs {
+                    runs.append(RunCatchUp.measure(spytail: spytail, config: config, output: output, checkpoints: checkpoints,
+                                                   expectedBytes: RunCatchUp.fileSize(reference), stderr: "\(workdir)/run.stderr",
+                                                   viewers: count > 0 ? (count, token) : nil))
+                }
+                let row = Figures(workload: workload, tool: label, runs: runs, outputLines: countLines(output))
+                viewerRows.append(row)
+                if runs.contains(where: { $0.status != 0 }) { problems.append("\(workload.name) \(label): did not finish") }
+                unlink(output)
+            }
+        }
+        return (figures, problems)
     }
 
     func outdir(_ path: String) -> String { String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) }

@@ -5,22 +5,42 @@ import Glibc
 /// Wall time to that point, CPU time and peak RSS read from /proc at that point, then SIGTERM.
 enum RunCatchUp {
     /// A config for `run` over `workload`: the benchmark's rules plus one source and a checkpoint file.
-    static func config(for workload: Workload, output: String, checkpoints: String) -> String {
+    static func config(for workload: Workload, output: String, checkpoints: String, http: String? = nil) -> String {
         let live = workload.files.last!
         let source = #""sources": [{"name": "bench", "include": ["\#(live)"], "rotated": true, "startAt": "beginning"}], "#
-            + #""checkpoints": "\#(checkpoints)", "#
+            + #""checkpoints": "\#(checkpoints)", "# + (http.map { #""http": \#($0), "# } ?? "")
         var json = BenchmarkConfig.json(output: output)
         json.insert(contentsOf: "\n  " + source, at: json.index(after: json.firstIndex(of: "{")!))
         return json
     }
 
     /// One run; `expectedBytes` is the size of scan's output. Gives up after `limit` seconds (status 124).
+    /// With `viewers`, that many `curl -N` clients stream `/api/stream` from the moment the HTTP face listens
+    /// (it does before reading starts) until the output is complete.
     static func measure(spytail: String, config: String, output: String, checkpoints: String, expectedBytes: Int,
-                        stderr: String, limit: Double = 300) -> Measurement {
+                        stderr: String, limit: Double = 300, viewers: (count: Int, token: String)? = nil) -> Measurement {
         unlink(output)
         unlink(checkpoints)
         let start = Runner.now()
         let pid = spawn([spytail, "run", "--config", config], stderr: stderr)
+        var clients: [pid_t] = []
+        defer {
+            for client in clients { kill(client, SIGKILL) }
+            for client in clients { var status: Int32 = 0; waitpid(client, &status, 0) }
+        }
+        if let viewers {
+            var port: Int?
+            while port == nil && Runner.now() - start < 30 {
+                port = readFile(stderr).flatMap { $0.split(separator: "\n").first { $0.contains("http: listening on") } }
+                    .flatMap { Int($0.split(separator: ":").last ?? "") }
+                if port == nil { usleep(500) }
+            }
+            guard let port else { fatal("spytail run did not start its HTTP face: see \(stderr)") }
+            for _ in 0..<viewers.count {
+                clients.append(spawn(["/usr/bin/curl", "-s", "-N", "-o", "/dev/null", "-H", "Authorization: Bearer \(viewers.token)",
+                                      "http://127.0.0.1:\(port)/api/stream"], stderr: "/dev/null"))
+            }
+        }
         var status: Int32 = 0
         var finished = false
         // The condition polled (with a deadline) is the output's size: 1 ms granularity on a run of a second.

@@ -47,11 +47,13 @@ extension Tailer {
             telemetry.recent.append(entries, dropped: dropped)
         }
         let now = uptime
-        guard force || now - lastPublish >= Self.publishInterval else {
+        // A state change is shown at once (`POST /api/state` waits for it); the rest at most every interval.
+        guard force || state != publishedState || now - lastPublish >= Self.publishInterval else {
             telemetry.beat()
             return
         }
         lastPublish = now
+        publishedState = state
         telemetry.recent.nudge()  // viewers look at the state and keep their connection alive
         let totals = tallies.adding(pipeline.statistics, vocabulary: configFile.compiled.rules.vocabulary)
         let rows = fileRows()

@@ -54,6 +54,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     var tallies = RunTallies()
     var sourceNames: [String: String] = [:]
     var lastPublish: Duration = .zero
+    var publishedState: SpyState?
     /// Asked before a reloaded config is taken (the HTTP face rebinds); a reason refuses the reload.
     public var onReload: ((ConfigFile) -> String?)?
 
