@@ -7,10 +7,14 @@ import SpytailIO
 /// `/api/stream`: server-sent events. `event: entry` (one jsonl record per `data:`, its number as `id:`),
 /// `event: skipped` (how many this viewer missed: it fell more than the ring behind), `event: state` on a
 /// state change, and a comment every 15 s to keep proxies from closing the connection. A viewer reads the
-/// ring at its own pace: a slow one only ever costs itself.
+/// ring at its own pace: a slow one only ever costs itself. A viewer is written at most `writesPerSecond`
+/// times a second with at most `entriesPerWrite` entries (20,000 a second; a person cannot read more); when
+/// more arrived meanwhile it gets the newest and a `skipped` count, so a burst of millions of lines a second
+/// costs the run nothing per viewer beyond that.
 extension HTTPFace {
     static var keepAliveSeconds: Double { 15 }
-    static var entriesPerWrite: Int { 1000 }
+    static var entriesPerWrite: Int { 2000 }
+    static var writesPerSecond: Int { 10 }
 
     func stream(_ request: Request) throws -> Response {
         let filter = try viewFilter(request)
@@ -37,27 +41,30 @@ extension HTTPFace {
                     state = now
                     out.writeString("event: state\ndata: {\"state\":\"\(state.rawValue)\"}\n\n")
                 }
-                while true {
-                    let batch = recent.entries(after: seen, limit: Self.entriesPerWrite)
-                    if batch.missed > 0 {
-                        viewers.skipped(Int(batch.missed))
-                        out.writeString("event: skipped\ndata: \(batch.missed)\n\n")
-                    }
-                    for entry in batch.entries where filter.shows(entry) {
-                        out.writeString("event: entry\ndata: ")
-                        out.writeBytes(entry.record)
-                        out.writeString("\n\n")
-                    }
-                    if batch.through > seen { out.writeString("id: \(batch.through)\n\n") }
-                    seen = max(seen, batch.through)
-                    if batch.entries.count < Self.entriesPerWrite || out.readableBytes > 1 << 20 { break }
+                // Behind by more than one write's worth: jump to the newest, and say how many were skipped.
+                let newest = recent.newest
+                let from = newest > seen + UInt64(Self.entriesPerWrite) ? newest - UInt64(Self.entriesPerWrite) : seen
+                let batch = recent.entries(after: from, limit: Self.entriesPerWrite)
+                let missed = (from - seen) + batch.missed
+                if missed > 0 {
+                    viewers.skipped(Int(missed))
+                    out.writeString("event: skipped\ndata: \(missed)\n\n")
                 }
+                for entry in batch.entries where filter.shows(entry) {
+                    out.writeString("event: entry\ndata: ")
+                    out.writeBytes(entry.record)
+                    out.writeString("\n\n")
+                }
+                if batch.through > seen { out.writeString("id: \(batch.through)\n\n") }
+                seen = max(seen, batch.through)
                 let clock = RunTelemetry.monotonicSeconds()
                 if out.readableBytes == 0 && clock - lastWrite >= Self.keepAliveSeconds { out.writeString(": keep-alive\n\n") }
                 if out.readableBytes > 0 {
                     try await writer.write(out)
                     lastWrite = clock
                 }
+                // Wake-ups meanwhile are coalesced into one (the stream keeps only the newest).
+                try await Task.sleep(for: .milliseconds(1000 / Self.writesPerSecond))
             }
             try await writer.finish(nil)
         })
