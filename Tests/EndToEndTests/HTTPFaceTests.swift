@@ -180,3 +180,62 @@ struct HTTPFaceTests {
         #expect(missing.status == 2 && missing.stderr.contains("http.tokenFile: file '"), "\(missing.stderr)")
     }
 }
+
+extension HTTPFaceTests {
+    @Test func aReloadMovesTheServerOrIsRefusedWhenTheNewAddressCannotBeBound() throws {
+        let dir = try RunTools.workspace()
+        FileManager.default.createFile(atPath: dir.file("logs/app.log"), contents: nil)
+        let other = try HTTPRun(in: try RunTools.workspace())  // holds a port of its own
+        defer { _ = other.spytail.stop() }
+        let http = try HTTPRun(in: dir)
+        defer { _ = http.spytail.stop() }
+        let config = dir.file("config.json")
+        let original = try String(contentsOfFile: config, encoding: .utf8)
+
+        // A port already taken: the reload is refused, the running server stays where it was.
+        try original.replacingOccurrences(of: "127.0.0.1:0", with: "127.0.0.1:\(other.port)").write(toFile: config, atomically: true, encoding: .utf8)
+        http.spytail.signal(SIGHUP)
+        #expect(RunTools.waitUntil { http.spytail.stderr.contains("cannot listen on 127.0.0.1:\(other.port): address already in use") },
+                "\(http.spytail.stderr)")
+        #expect(http.spytail.stderr.contains("config change refused"))
+        #expect(try http.request("/healthz").status == 200)
+
+        // A free port: the new one serves, the old one is closed.
+        let free = try PrometheusScrapeTests.freePort()
+        try original.replacingOccurrences(of: "127.0.0.1:0", with: "127.0.0.1:\(free)").write(toFile: config, atomically: true, encoding: .utf8)
+        http.spytail.signal(SIGHUP)
+        #expect(RunTools.waitUntil { http.spytail.stderr.contains("listening on 127.0.0.1:\(free)") }, "\(http.spytail.stderr)")
+        let moved = try Harness.run("/usr/bin/curl", ["-s", "--max-time", "10", "http://127.0.0.1:\(free)/healthz"])
+        #expect(moved.stdoutText == "ok\n")
+        #expect(RunTools.waitUntil { (try? http.request("/healthz").status) != 200 }, "the old port still answers")
+    }
+
+    @Test func aClientThatSendsItsRequestByteByByteIsDropped() throws {
+        let dir = try RunTools.workspace()
+        FileManager.default.createFile(atPath: dir.file("logs/app.log"), contents: nil)
+        let http = try HTTPRun(in: dir)
+        defer { _ = http.spytail.stop() }
+        // One byte a second of a request head that never ends; the server must hang up within ~10 s.
+        let script = """
+            import socket, sys, time
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+            start = time.time()
+            try:
+                for i in range(60):
+                    s.sendall(b"GET /healthz HTTP/1.1\\r\\nX-Slow: "[i % 20:i % 20 + 1] or b"a")
+                    s.settimeout(1.0)
+                    try:
+                        if s.recv(1) == b"":
+                            break
+                    except socket.timeout:
+                        pass
+            except OSError:
+                pass
+            print(round(time.time() - start))
+            """
+        let result = try Harness.run("/usr/bin/python3", ["-c", script, String(http.port)])
+        let seconds = Int(result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 99
+        #expect(seconds <= 20, "the slow client was kept for \(seconds) s")
+        #expect(try http.request("/healthz").status == 200)
+    }
+}
