@@ -155,7 +155,9 @@ struct HTTPFaceTests {
         #expect(RunTools.waitUntil(120) { outputLines(dir).count == 100_000 }, "\(outputLines(dir).count) \(http.spytail.stderr)")
         #expect(RunTools.waitUntil { (try? http.metric("spytail_viewer_entries_skipped_total")).map { $0 > 0 } == true })
         let rss = try http.metric("process_resident_memory_bytes") ?? .infinity
-        #expect(rss < 150_000_000, "resident memory \(rss)")
+        // 20 MB went through: kept, it would show; a sanitizer's own bookkeeping is far larger than that.
+        let bound: Double = Harness.binaryIsSanitized ? 2_000_000_000 : 150_000_000
+        #expect(rss < bound, "resident memory \(rss)")
     }
 
     @Test func aListenAddressInUseIsAClearErrorAndBadSettingsAreNamed() throws {

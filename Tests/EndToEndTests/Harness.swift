@@ -4,6 +4,13 @@ import SpytailTestSupport
 
 /// Runs the built `spytail` binary (next to the test bundle, or $SPYTAIL_BIN) and other real programs.
 enum Harness {
+    /// Whether the binary under test was built with a sanitizer (its memory figures then mean little:
+    /// ASan keeps freed memory in quarantine, TSan shadows every byte).
+    static let binaryIsSanitized: Bool = {
+        guard let data = FileManager.default.contents(atPath: binary) else { return false }
+        return data.range(of: Data("__asan_init".utf8)) != nil || data.range(of: Data("__tsan_init".utf8)) != nil
+    }()
+
     struct Result {
         let status: Int32
         let stdout: Data
