@@ -31,6 +31,7 @@ extension Tailer {
         do {
             backlog = try runner.readBacklog(source, as: file, from: offset, startingAt: position, holdingLastEntry: holdingLastEntry)
         } catch {
+            runner.close()  // its workers may still hold blocks: their counts are read once they have stopped
             countBacklog(runner.statistics)
             throw error
         }
