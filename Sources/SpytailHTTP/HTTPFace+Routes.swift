@@ -16,14 +16,14 @@ extension HTTPFace {
         router.get("/healthz") { _, _ in self.health() }
         router.get("/readyz") { _, _ in self.readiness() }
         router.get("/") { request, _ in self.index(request) }
-        router.get("/api/info") { request, _ in try self.gate(request) { self.info() } }
-        router.get("/api/entries") { request, _ in try self.gate(request) { try self.entries(request) } }
-        router.get("/api/stream") { request, _ in try self.gate(request) { try self.stream(request) } }
+        router.get("/api/info") { request, _ in try await self.gate(request) { self.info() } }
+        router.get("/api/entries") { request, _ in try await self.gate(request) { try self.entries(request) } }
+        router.get("/api/stream") { request, _ in try await self.gate(request) { try self.stream(request) } }
         router.post("/api/state") { request, _ in
-            try await self.gateAsync(request, changesState: true) { try await self.setState(request) }
+            try await self.gate(request, changesState: true) { try await self.setState(request) }
         }
         router.post("/api/reload") { request, _ in
-            try await self.gateAsync(request, changesState: true) {
+            try await self.gate(request, changesState: true) {
                 self.telemetry.request(.reload)
                 return Self.json(.accepted, #"{"reload":"requested"}"#)
             }
@@ -57,15 +57,7 @@ extension HTTPFace {
                                                 changesState: changesState)
     }
 
-    func gate(_ request: Request, _ body: () throws -> Response) throws -> Response {
-        switch verdict(request, changesState: false) {
-        case .allowed: return try body()
-        case .unauthorized: return Self.unauthorized()
-        case .forbidden: return Self.forbidden()
-        }
-    }
-
-    func gateAsync(_ request: Request, changesState: Bool, _ body: () async throws -> Response) async throws -> Response {
+    func gate(_ request: Request, changesState: Bool = false, _ body: () async throws -> Response) async throws -> Response {
         switch verdict(request, changesState: changesState) {
         case .allowed: return try await body()
         case .unauthorized: return Self.unauthorized()
