@@ -42,6 +42,13 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            // The dashboard's page, style and scripts, compiled into the binary (no files served from disk).
+            resources: [
+                .embedInCode("Dashboard/index.html"), .embedInCode("Dashboard/dashboard.css"),
+                .embedInCode("Dashboard/dashboard.js"), .embedInCode("Dashboard/model.js"),
+                .embedInCode("Dashboard/spotlight.js"), .embedInCode("Dashboard/test.html"),
+                .embedInCode("Dashboard/tests.js"), .embedInCode("Dashboard/favicon.svg"),
             ]),
         // The thin CLI.
         .executableTarget(

@@ -44,10 +44,43 @@ extension HTTPFace {
                     }
                 }
             }
+            vocabulary(&o, s)
             o.field("viewers", Int64(viewers.count))
             o.field("problems") { j in j.array(telemetry.lastProblems) { j, text in j.string(text) } }
         }
         return Self.json(.ok, json)
+    }
+
+    /// What the dashboard labels and offers: categories (glyph, colour, entries seen), tags, integrations, and
+    /// the config's own filters.
+    private func vocabulary(_ o: inout JSONText.ObjectWriter, _ s: RunSnapshot) {
+        guard let context = telemetry.viewContext else { return }
+        o.field("categories") { j in
+            j.array(context.vocabulary.categories) { j, label in
+                j.object { c in
+                    c.field("name", label.name)
+                    c.field("display", label.display)
+                    c.field("color", label.color)
+                    c.field("count", Int64(s.entriesByCategory[label.name] ?? 0))
+                }
+            }
+        }
+        o.field("tags") { j in
+            j.array(context.vocabulary.tags) { j, label in
+                j.object { t in
+                    t.field("name", label.name)
+                    t.field("display", label.display)
+                }
+            }
+        }
+        o.field("integrations") { j in
+            j.array(context.config.integrations) { j, integration in
+                j.object { i in
+                    i.field("name", integration.name)
+                    i.field("ignorablePrefixes") { j in j.array(integration.ignorablePrefixes) { j, p in j.string(p) } }
+                }
+            }
+        }
     }
 
     /// The view filter a request asks for (`exclude=`, `q=`), or a 400 naming what is wrong.
@@ -70,10 +103,14 @@ extension HTTPFace {
             guard let n = Int(text), n >= 0 else { throw HTTPError(.badRequest, message: "limit=\(text): expected a whole number") }
             limit = min(n, capacity)
         }
-        let shown = telemetry.recent.newest(capacity).filter(filter.shows).suffix(limit)
+        let window = telemetry.recent.newest(capacity)
+        let shown = window.entries.filter(filter.shows).suffix(limit)
         var json = JSONText()
         json.array(shown) { j, entry in j.raw(entry.record) }
-        return Self.json(.ok, json)
+        var response = Self.json(.ok, json)
+        // Where `/api/stream?after=` picks up so that nothing falls between the two.
+        response.headers[HTTPField.Name("X-Spytail-Through")!] = String(window.through)
+        return response
     }
 
     func setState(_ request: Request) async throws -> Response {

@@ -4,7 +4,8 @@ import NIOCore
 import SpytailCore
 import SpytailIO
 
-/// The fixed routes. Open: `/metrics`, `/healthz`, `/readyz`, `/` (sets the session cookie from `?token=`).
+/// The fixed routes. Open: `/metrics`, `/healthz`, `/readyz`, the dashboard's page at `/` (sets the session cookie
+/// from `?token=`), its `/assets/…` and its unit-test page `/test` (none of them carries log content).
 /// Token: everything under `/api`.
 extension HTTPFace {
     func makeRouter() -> Router<BasicRequestContext> {
@@ -16,6 +17,11 @@ extension HTTPFace {
         router.get("/healthz") { _, _ in self.health() }
         router.get("/readyz") { _, _ in self.readiness() }
         router.get("/") { request, _ in self.index(request) }
+        router.get(RouterPath(DashboardAssets.testPage.path)) { _, _ in Self.asset(DashboardAssets.testPage) }
+        for asset in DashboardAssets.files {
+            router.get(RouterPath(asset.path)) { _, _ in Self.asset(asset) }
+        }
+        router.get("/api/session") { request, _ in try await self.gate(request) { self.session() } }
         router.get("/api/info") { request, _ in try await self.gate(request) { self.info() } }
         router.get("/api/entries") { request, _ in try await self.gate(request) { try self.entries(request) } }
         router.get("/api/stream") { request, _ in try await self.gate(request) { try self.stream(request) } }
@@ -75,16 +81,26 @@ extension HTTPFace {
         json(.forbidden, #"{"error":"changing the run needs the Authorization: Bearer header (a cookie alone is refused)"}"#)
     }
 
-    /// `/?token=TOKEN` sets the session cookie and sends the browser to `/` without the token in the URL.
+    /// `/?token=TOKEN` sets the session cookie and sends the browser to `/` without the token in the URL (the
+    /// view's other parameters kept); `/` itself is the dashboard, which asks for a token when it has none.
     func index(_ request: Request) -> Response {
         if let given = request.uri.queryParameters["token"] {
             guard TokenGate.constantTimeEqual(String(given), settings.token) else { return Self.unauthorized() }
             var response = Response(status: .seeOther)
-            response.headers[.location] = "/"
+            let rest = (request.uri.query ?? "").split(separator: "&").filter { !$0.hasPrefix("token=") }
+            response.headers[.location] = rest.isEmpty ? "/" : "/?" + rest.joined(separator: "&")
             response.headers[.setCookie] = "\(TokenGate.cookieName)=\(settings.token); Path=/; HttpOnly; SameSite=Strict"
             return response
         }
-        return Self.page(IndexPage.html)
+        return Self.asset(DashboardAssets.page)
+    }
+
+    /// `/api/session`: the bearer token, for the dashboard's own POSTs (state, reload). Reachable with the session
+    /// cookie, which only this origin's pages send (SameSite=Strict), and readable only by them (no CORS).
+    func session() -> Response {
+        var json = JSONText()
+        json.object { o in o.field("token", settings.token) }
+        return Self.json(.ok, json)
     }
 
     // MARK: responses
@@ -109,9 +125,14 @@ extension HTTPFace {
         response(status, json.bytes, type: "application/json")
     }
 
-    static func page(_ html: String) -> Response {
-        var response = self.response(.ok, Array(html.utf8), type: "text/html; charset=utf-8")
-        response.headers[.contentSecurityPolicy] = "default-src 'self'; script-src 'self'; style-src 'self'; object-src 'none'; frame-ancestors 'none'"
+    /// The Content-Security-Policy of every dashboard file: scripts and styles from this origin only (no inline
+    /// code, no eval), no plug-ins, no framing, connections to this origin only.
+    static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
+        + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+    static func asset(_ asset: DashboardAssets.Asset) -> Response {
+        var response = self.response(.ok, asset.bytes, type: asset.type)
+        response.headers[.contentSecurityPolicy] = contentSecurityPolicy
         response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         return response
     }

@@ -34,6 +34,7 @@ public final class HTTPFaceController {
             stop()
             return []
         }
+        defer { telemetry.collectsEntries = face != nil }
         let token: String, origin: APIToken.Origin
         do {
             (token, origin) = try APIToken.load(file)
@@ -66,6 +67,7 @@ public final class HTTPFaceController {
     public func stop() {
         face?.stop()
         (face, listen, bound) = (nil, nil, nil)
+        telemetry.collectsEntries = false
     }
 
     /// 0.0.0.0 is where it listens, not where a browser goes.

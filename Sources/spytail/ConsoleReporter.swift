@@ -38,7 +38,7 @@ final class ConsoleReporter<C: Clock>: EventReporter where C.Duration == Duratio
         case .problem(let problem):
             endProgress()
             logger.warning("\(problem)")
-        case .following, .rotated, .truncated, .closed, .gap, .stateChanged, .configReloaded, .configRejected:
+        case .following, .rotated, .truncated, .closed, .gap, .stateChanged, .configReloaded, .configUnchanged, .configRejected:
             break  // events of `run`
         }
     }

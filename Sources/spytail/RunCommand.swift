@@ -120,6 +120,7 @@ final class RunReporter: EventReporter {
         case .truncated(let path): logger.warning("\(path): truncated (copytruncate?)")
         case .configRejected(let message): logger.error("config change refused, the running config stays:\n\(message)")
         case .configReloaded(let path): logger.notice("\(path): config reloaded")
+        case .configUnchanged(let path): logger.notice("\(path): config unchanged; nothing to reload")
         case .stateChanged(let state): logger.notice("state: \(state.rawValue)")
         case .following(let path, let offset): logger.info("\(path): following from offset \(offset)")
         case .rotated(let path): logger.info("\(path): rotated; draining the old file")

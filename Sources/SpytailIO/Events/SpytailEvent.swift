@@ -19,6 +19,8 @@ public enum SpytailEvent: Sendable, Equatable {
     case gap(path: String, bytes: Int64?, reason: String)
     case stateChanged(SpyState)
     case configReloaded(path: String)
+    /// A reload was asked for (SIGHUP, `POST /api/reload`) and the file holds the running config.
+    case configUnchanged(path: String)
     /// A changed config was refused; the running one stays.
     case configRejected(String)
     /// Something went wrong that `run` copes with: said on stderr, counted by kind.

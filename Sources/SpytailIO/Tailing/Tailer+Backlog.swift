@@ -19,7 +19,7 @@ extension Tailer {
                        writer: PatientWriter(output.writer, waitForSpace: { (error) throws(SinkError) in try self.waitForSpace(error) },
                                              spaceAgain: { self.endStall() }))
         }
-        let runner = ScanRunner(config: configFile.compiled, outputs: outputs, events: events, recentCapacity: telemetry?.recent.capacity)
+        let runner = ScanRunner(config: configFile.compiled, outputs: outputs, events: events, recentCapacity: backlogTapCapacity)
         defer { runner.close() }
         if let telemetry {
             runner.onBlockWritten = { entries, dropped in

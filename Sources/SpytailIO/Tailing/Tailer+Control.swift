@@ -70,7 +70,10 @@ extension Tailer {
             events.report(.configRejected(error.description))
             return
         }
-        guard newFile.config != config else { return }
+        guard newFile.config != config else {
+            events.report(.configUnchanged(path: newFile.path))
+            return
+        }
         let made: RunConfiguration
         do {
             made = try RunConfiguration(newFile)

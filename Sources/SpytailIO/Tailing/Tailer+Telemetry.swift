@@ -7,11 +7,18 @@ extension Tailer {
     static var publishInterval: Duration { .milliseconds(250) }
     static var heartbeatInterval: Duration { .seconds(2) }
 
-    /// Gives the (new) pipeline a tap for viewers.
+    /// Gives the (new) pipeline a tap for viewers, while there can be viewers (the HTTP face listens).
     func attachTap() {
         guard let telemetry else { return }
         telemetry.publish(context: ViewContext(configFile.compiled))
-        pipeline.tap = RecentTap(vocabulary: configFile.compiled.rules.vocabulary, capacity: telemetry.recent.capacity)
+        pipeline.tap = telemetry.collectsEntries
+            ? RecentTap(vocabulary: configFile.compiled.rules.vocabulary, capacity: telemetry.recent.capacity) : nil
+    }
+
+    /// The recent-entries capacity a backlog's workers tap with, or nil when nobody can look.
+    var backlogTapCapacity: Int? {
+        guard let telemetry, telemetry.collectsEntries else { return nil }
+        return telemetry.recent.capacity
     }
 
     /// The source a live path belongs to (the first whose patterns take it), remembered.
@@ -46,6 +53,7 @@ extension Tailer {
             let (entries, dropped) = tap.take()
             telemetry.recent.append(entries, dropped: dropped)
         }
+        if telemetry.collectsEntries != (pipeline.tap != nil) { attachTap() }  // the face started or stopped
         let now = uptime
         // A state change is shown at once (`POST /api/state` waits for it); the rest at most every interval.
         guard force || state != publishedState || now - lastPublish >= Self.publishInterval else {

@@ -58,11 +58,19 @@ public final class RecentEntries: Sendable {
         }
     }
 
-    /// The newest `limit` entries, oldest first.
-    public func newest(_ limit: Int) -> [RecentEntry] {
-        let newest = self.newest
-        let from = newest > UInt64(limit) ? newest - UInt64(limit) : 0
-        return entries(after: from, limit: limit).entries
+    /// The newest `limit` entries, oldest first, and the number of the newest (a stream resumes after it).
+    public func newest(_ limit: Int) -> (entries: [RecentEntry], through: UInt64) {
+        ring.withLock { ring in
+            let newest = ring.next - 1
+            let from = max(newest > UInt64(limit) ? newest - UInt64(limit) : 0,
+                           ring.next > UInt64(capacity) ? ring.next - UInt64(capacity) - 1 : 0)
+            var out: [RecentEntry] = []
+            out.reserveCapacity(Int(newest - from))
+            for number in (from + 1)..<(newest + 1) {
+                if let entry = ring.entries[Int(number % UInt64(capacity))] { out.append(entry) }
+            }
+            return (out, newest)
+        }
     }
 
     /// A stream that yields whenever entries arrive (coalesced: one wake-up for many); ends with `leave`.

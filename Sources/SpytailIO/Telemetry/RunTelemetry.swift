@@ -18,6 +18,7 @@ public final class RunTelemetry: Sendable {
     private let latency = Mutex<[Double]>([])
     private let context = Mutex<ViewContext?>(nil)
     private let gaps = Mutex<[String: Int]>([:])
+    private let viewed = Atomic<Bool>(false)
 
     public static let problemsKept = 50
 
@@ -58,6 +59,14 @@ public final class RunTelemetry: Sendable {
     public func countGap(reason: String) { gaps.withLock { $0[reason, default: 0] += 1 } }
 
     // MARK: the observers' side
+
+    /// Whether anyone can look at recent entries (the HTTP face is listening). Copying every exported entry
+    /// for viewers costs a second formatting of each record, so the run taps its pipelines only while this is
+    /// true; set by the face's controller, followed by the loop at its next batch.
+    public var collectsEntries: Bool {
+        get { viewed.load(ordering: .relaxed) }
+        set { viewed.store(newValue, ordering: .relaxed) }
+    }
 
     public var viewContext: ViewContext? { context.withLock { $0 } }
     public var gapsByReason: [String: Int] { gaps.withLock { $0 } }

@@ -1,0 +1,265 @@
+// Unit tests of the dashboard's logic (model.js, spotlight.js), run by the browser at /test. Each test is a
+// function that throws on failure; the summary element says `data-done="true"` with the counts when all ran.
+import * as model from './model.js';
+import { Spotlight, TOUR_DONE_KEY } from './spotlight.js';
+
+const tests = [];
+const test = (name, body) => tests.push({ name, body });
+
+function equal(actual, expected, what = '') {
+  const a = JSON.stringify(actual), e = JSON.stringify(expected);
+  if (a !== e) throw new Error(`${what} expected ${e}, got ${a}`);
+}
+
+// MARK: labels
+
+test('filter labels are the seed\'s', () => {
+  equal(model.filterLabel({ mode: 'contains', value: 'x' }), 'Message contains "x"');
+  equal(model.filterLabel({ mode: 'prefix', value: 'x' }), 'Message starts with "x"');
+  equal(model.filterLabel({ mode: 'tag', value: 'net' }), 'Tag is net');
+  equal(model.filterLabel({ mode: 'category', value: 'debug' }), 'Category is debug');
+  equal(model.filterLabel({ mode: 'integration', value: 'tca' }), 'Ignorable prefixes of tca');
+});
+
+// MARK: the view and the URL
+
+test('a view goes to the URL and comes back', () => {
+  let view = model.emptyView();
+  view = model.addFilter(view, { mode: 'category', value: 'debug' });
+  view = model.addFilter(view, { mode: 'contains', value: 'a b&c=d' });
+  view = model.withQuery(view, 'boom');
+  const query = model.viewQuery(view);
+  equal(query, '?exclude=category%3Adebug&exclude=contains%3Aa+b%26c%3Dd&q=boom');
+  const back = model.parseView(query);
+  equal(back.filters, view.filters);
+  equal(back.query, 'boom');
+  equal(back.ignored, []);
+});
+
+test('the empty view has no query string', () => {
+  equal(model.viewQuery(model.emptyView()), '');
+});
+
+test('a value may hold colons; unknown modes and empty values are left out and named', () => {
+  const view = model.parseView('?exclude=prefix:GET%20http://x&exclude=colour:red&exclude=tag:&exclude=nocolon');
+  equal(view.filters, [{ mode: 'prefix', value: 'GET http://x' }]);
+  equal(view.ignored, ['colour:red', 'tag:', 'nocolon']);
+});
+
+test('a filter is added once, removed by mode and value', () => {
+  let view = model.addFilter(model.emptyView(), { mode: 'tag', value: 'net' });
+  view = model.addFilter(view, { mode: 'tag', value: 'net' });
+  view = model.addFilter(view, { mode: 'category', value: 'net' });
+  equal(view.filters.length, 2);
+  view = model.removeFilter(view, { mode: 'tag', value: 'net' });
+  equal(view.filters, [{ mode: 'category', value: 'net' }]);
+  equal(model.addFilter(view, { mode: 'bogus', value: 'x' }), view);
+  equal(model.addFilter(view, { mode: 'contains', value: '' }), view);
+});
+
+test('a category toggle: off adds a category filter, on removes it', () => {
+  let view = model.emptyView();
+  equal(model.categoryShown(view, 'debug'), true);
+  view = model.setCategoryShown(view, 'debug', false);
+  equal(view.filters, [{ mode: 'category', value: 'debug' }]);
+  equal(model.categoryShown(view, 'debug'), false);
+  view = model.setCategoryShown(view, 'debug', false);
+  equal(view.filters.length, 1);
+  view = model.setCategoryShown(view, 'debug', true);
+  equal(view.filters, []);
+});
+
+test('views are values: changing one leaves the other', () => {
+  const a = model.emptyView();
+  const b = model.addFilter(a, { mode: 'tag', value: 'x' });
+  equal(a.filters, []);
+  equal(b.filters.length, 1);
+});
+
+// MARK: text
+
+test('control characters become visible pictures; tabs and newlines stay', () => {
+  equal(model.displayText('\u001b[31mred\u001b[0m\tok\nnext\u0000\u007f').text, '\u241b[31mred\u241b[0m\tok\nnext\u2400\u2421');
+});
+
+test('long text is cut and the rest counted', () => {
+  const shown = model.displayText('x'.repeat(5000), 100);
+  equal(shown.text.length, 100);
+  equal(shown.hidden, 4900);
+  equal(model.displayText(undefined), { text: '', hidden: 0 });
+});
+
+test('markup is only text to displayText', () => {
+  equal(model.displayText('<img src=x onerror=alert(1)>').text, '<img src=x onerror=alert(1)>');
+});
+
+test('short times of ISO timestamps; other forms as they came', () => {
+  equal(model.shortTime('2026-11-20T10:00:01.123Z'), '10:00:01.123');
+  equal(model.shortTime('2026-11-20 10:00:01,5'), '10:00:01,5');
+  equal(model.shortTime('Nov 20 10:00:01'), 'Nov 20 10:00:01');
+  equal(model.shortTime(null), '');
+});
+
+test('sizes and durations as people read them', () => {
+  equal(model.humanBytes(512), '512 B');
+  equal(model.humanBytes(1536), '1.5 KiB');
+  equal(model.humanBytes(5 * 1024 * 1024 * 1024), '5.0 GiB');
+  equal(model.humanDuration(59), '59s');
+  equal(model.humanDuration(61), '1m 1s');
+  equal(model.humanDuration(3 * 86400 + 4 * 3600 + 5), '3d 4h');
+});
+
+// MARK: following the tail, batching
+
+test('at the bottom within the slack only', () => {
+  equal(model.atBottom(900, 100, 1000), true);
+  equal(model.atBottom(880, 100, 1000), true);
+  equal(model.atBottom(800, 100, 1000), false);
+});
+
+test('rows arriving in one frame are delivered together, once', () => {
+  const frames = [];
+  const delivered = [];
+  const batcher = new model.FrameBatcher(10, (f) => frames.push(f), (items, dropped) => delivered.push({ items, dropped }));
+  for (let i = 0; i < 5; i += 1) batcher.push(i);
+  equal(frames.length, 1, 'frames scheduled');
+  equal(delivered.length, 0, 'nothing before the frame');
+  frames.shift()();
+  equal(delivered, [{ items: [0, 1, 2, 3, 4], dropped: 0 }]);
+  batcher.push(5);
+  equal(frames.length, 1, 'a new frame for new rows');
+  frames.shift()();
+  equal(delivered[1], { items: [5], dropped: 0 });
+});
+
+test('a burst larger than the page keeps is cut to the newest before any DOM work', () => {
+  const frames = [];
+  let delivered = null;
+  const batcher = new model.FrameBatcher(100, (f) => frames.push(f), (items, dropped) => { delivered = { items, dropped }; });
+  for (let i = 0; i < 10000; i += 1) batcher.push(i);
+  if (batcher.pending.length > 200) throw new Error(`pending grew to ${batcher.pending.length}`);
+  frames.shift()();
+  equal(delivered.items.length, 100);
+  equal(delivered.items[0], 9900);
+  equal(delivered.dropped, 9900);
+});
+
+test('the next frame runs once, by the frame or by the fallback timer, whichever comes first', () => {
+  const frames = [], timers = [];
+  const host = { requestAnimationFrame: (f) => frames.push(f), setTimeout: (f, ms) => timers.push({ f, ms }) };
+  let runs = 0;
+  model.nextFrame(host, 100)(() => { runs += 1; });
+  equal(timers[0].ms, 100);
+  frames[0]();
+  timers[0].f();
+  equal(runs, 1, 'frame first');
+  model.nextFrame(host, 100)(() => { runs += 1; });
+  timers[1].f();
+  frames[1]();
+  equal(runs, 2, 'timer first (a tab in the background)');
+});
+
+test('rows dropped so that the page keeps its limit', () => {
+  equal(model.rowsToDrop(2990, 20, 3000), 10);
+  equal(model.rowsToDrop(10, 20, 3000), 0);
+});
+
+test('category counts from /api/info', () => {
+  equal(model.categoryCounts({ categories: [{ name: 'error', count: 3 }, { name: 'info' }] }), { error: 3, info: 0 });
+  equal(model.categoryCounts(null), {});
+});
+
+// MARK: Spotlight's sequence, with a spy renderer
+
+class SpyRenderer {
+  constructor() { this.shown = []; this.hideCount = 0; this.last = null; }
+  show(view) { this.shown.push(view.step.key); this.last = view; }
+  hide() { this.hideCount += 1; }
+}
+
+class MemoryStorage {
+  constructor() { this.map = new Map(); }
+  getItem(key) { return this.map.has(key) ? this.map.get(key) : null; }
+  setItem(key, value) { this.map.set(key, String(value)); }
+}
+
+const steps = [{ key: 'a', title: 'A', message: 'a' }, { key: 'b', title: 'B', message: 'b' }, { key: 'c', title: 'C', message: 'c' }];
+
+test('the tour walks every step, then hides and is remembered', () => {
+  const spy = new SpyRenderer(), storage = new MemoryStorage();
+  const tour = new Spotlight(steps, spy, (key) => ({ key }), storage);
+  equal(tour.start(), true);
+  spy.last.next();
+  spy.last.next();
+  equal(spy.shown, ['a', 'b', 'c']);
+  equal(spy.last.index, 2);
+  equal(spy.last.count, 3);
+  spy.last.next();
+  equal(spy.hideCount, 1);
+  equal(tour.running, false);
+  equal(storage.getItem(TOUR_DONE_KEY), '1');
+  equal(new Spotlight(steps, new SpyRenderer(), () => ({}), storage).start(), false, 'second visit');
+  equal(new Spotlight(steps, new SpyRenderer(), () => ({}), storage).start(true), true, 'asked for again');
+});
+
+test('skip ends the tour at once and is remembered', () => {
+  const spy = new SpyRenderer(), storage = new MemoryStorage();
+  const tour = new Spotlight(steps, spy, () => ({}), storage);
+  tour.start();
+  spy.last.skip();
+  equal(spy.shown, ['a']);
+  equal(spy.hideCount, 1);
+  equal(tour.done, true);
+});
+
+test('back returns a step; not before the first', () => {
+  const spy = new SpyRenderer();
+  const tour = new Spotlight(steps, spy, () => ({}), new MemoryStorage());
+  tour.start();
+  spy.last.back();
+  spy.last.next();
+  spy.last.back();
+  equal(spy.shown, ['a', 'b', 'a']);
+});
+
+test('a step whose element is missing is passed over in the direction of travel', () => {
+  const spy = new SpyRenderer();
+  const tour = new Spotlight(steps, spy, (key) => (key === 'b' ? null : {}), new MemoryStorage());
+  tour.start();
+  spy.last.next();
+  equal(spy.shown, ['a', 'c']);
+  spy.last.back();
+  equal(spy.shown, ['a', 'c', 'a']);
+});
+
+test('a tour none of whose elements exist ends at once', () => {
+  const spy = new SpyRenderer();
+  const tour = new Spotlight(steps, spy, () => null, new MemoryStorage());
+  tour.start();
+  equal(spy.shown, []);
+  equal(tour.running, false);
+  equal(tour.done, true);
+});
+
+// MARK: the runner
+
+const results = document.querySelector('[data-test-results]');
+let failed = 0;
+for (const { name, body } of tests) {
+  const item = document.createElement('li');
+  try {
+    body();
+    item.textContent = `ok: ${name}`;
+    item.dataset.result = 'pass';
+  } catch (error) {
+    failed += 1;
+    item.textContent = `FAILED: ${name}: ${error.message}`;
+    item.dataset.result = 'fail';
+  }
+  results.append(item);
+}
+const summary = document.querySelector('[data-test-summary]');
+summary.textContent = `${tests.length - failed} of ${tests.length} passed`;
+summary.dataset.passed = String(tests.length - failed);
+summary.dataset.failed = String(failed);
+summary.dataset.done = 'true';

@@ -1,0 +1,316 @@
+import Foundation
+import Testing
+import SpytailTestSupport
+
+/// The dashboard at `/`, in a real browser (Debian's headless chromium through chromedriver) against the real
+/// binary: entries arriving live, category toggles and filter chips, search, the drawer's state switch with
+/// the output file as witness, hostile messages, the Spotlight tour, and the page's own JavaScript unit tests.
+/// Each test leaves screenshots in its workspace (`dashboard-*.png`; also in `$SPYTAIL_SCREENSHOTS` if set).
+@Suite(.serialized)
+struct DashboardTests {
+    static let lines = """
+        2026-11-20T10:00:00Z INFO [net] hello from the network
+        2026-11-20T10:00:01Z DEBUG noisy detail
+        2026-11-20T10:00:02Z ERROR boom happened
+        2026-11-20T10:00:03Z WARN disk almost full
+
+        """
+
+    /// A run with its HTTP face and a browser logged in with the printed token. `tour`: leave the first-visit
+    /// tour to run (other tests mark it done so its overlay is not in their way).
+    final class Session {
+        let dir: TemporaryDirectory
+        let http: HTTPRun
+        let browser: WebDriver
+        var base: String { "http://127.0.0.1:\(http.port)" }
+
+        init(lines: String = DashboardTests.lines, extra: String = "", tour: Bool = false) throws {
+            guard WebDriver.available else { throw WebDriver.Failure(description: WebDriver.missing) }
+            dir = try RunTools.workspace()
+            try lines.write(toFile: dir.file("logs/app.log"), atomically: true, encoding: .utf8)
+            http = try HTTPRun(in: dir, parse: DashboardTests.parse, extra: extra)
+            browser = try WebDriver(in: dir)
+            try browser.open("\(base)/?token=\(http.token)")
+            if !tour {
+                try browser.run("localStorage.setItem('spytail.tour.v1.done', '1')")
+                try browser.open(base + "/")
+            }
+        }
+
+        func stop() {
+            browser.quit()
+            _ = http.spytail.stop()
+        }
+
+        func count(_ selector: String) -> Int {
+            ((try? browser.run("return document.querySelectorAll(arguments[0]).length", [selector])) as? Int) ?? -1
+        }
+
+        func texts(_ selector: String) -> [String] {
+            ((try? browser.run("return [...document.querySelectorAll(arguments[0])].map(e => e.textContent)", [selector])) as? [String]) ?? []
+        }
+
+        /// The messages of the rows the page shows, oldest first.
+        var messages: [String] { texts("[data-entry-id] .message") }
+
+        /// Waits until the page shows exactly `expected` as its messages.
+        func shows(_ expected: [String], within seconds: Double = 10) -> Bool {
+            RunTools.waitUntil(seconds) { messages == expected }
+        }
+
+        func outputLines() -> [String] {
+            ((try? String(contentsOfFile: dir.file("out.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        }
+
+        /// Saves the page in the workspace, and in `$SPYTAIL_SCREENSHOTS` when set (the README's picture comes
+        /// from `SPYTAIL_SCREENSHOTS=docs swift test --filter DashboardTests`, as docs/dashboard-entries.png).
+        func screenshot(_ name: String) {
+            try? browser.screenshot(dir.file("dashboard-\(name).png"))
+            if let folder = ProcessInfo.processInfo.environment["SPYTAIL_SCREENSHOTS"] {
+                try? browser.screenshot(folder + "/dashboard-\(name).png")
+            }
+        }
+
+        /// The browser console's errors, leaving out what the tests provoke on purpose.
+        func consoleErrors() -> [String] {
+            ((try? browser.consoleLog()) ?? []).filter { $0.level == "SEVERE" }.map(\.message)
+        }
+    }
+
+    /// The HTTP tests' rules with the glyphs and colours of config/default.json, as people configure them.
+    static let parse = #"""
+        "parse": {"pattern": "^(?<timestamp>\\S+) (?<level>DEBUG|INFO|WARN|ERROR) (?<tags>(?:\\[[a-z]+\\] )*)(?<message>.*)$",
+          "categories": [{"name": "error", "display": "🛑", "color": "red", "match": {"field": "level", "prefix": "ERROR"}},
+                         {"name": "warning", "display": "⚠️", "color": "yellow", "match": {"field": "level", "prefix": "WARN"}},
+                         {"name": "debug", "display": "·", "color": "dim", "match": {"field": "level", "prefix": "DEBUG"}},
+                         {"name": "info", "display": "ℹ️", "default": true}],
+          "tags": [{"name": "net", "display": "🌐", "match": {"field": "tags", "contains": "[net]"}}]}
+        """#
+
+    static let all = ["hello from the network", "noisy detail", "boom happened", "disk almost full"]
+    /// Sanitized builds run several times slower; the 1 s of the plain build becomes 5 s there.
+    static let live: Double = Harness.binaryIsSanitized ? 5 : 1
+
+    @Test
+    func entriesArriveLiveAndTheViewFollowsTheTail() throws {
+        let s = try Session()
+        defer { s.stop() }
+        #expect(s.shows(Self.all), "\(s.messages) \(s.http.spytail.stderr)")
+        #expect(s.texts("[data-connection]") == ["live"] || RunTools.waitUntil { s.texts("[data-connection]") == ["live"] })
+        // Each row carries its record's id and category; the category's glyph comes from the config.
+        #expect(s.texts("[data-category=\"error\"] .message") == ["boom happened"])
+        let ids = (try s.browser.run("return [...document.querySelectorAll('[data-entry-id]')].map(e => e.dataset.entryId)")) as? [String] ?? []
+        let outputIds = s.outputLines().compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? String }
+        #expect(ids == outputIds && ids.count == 4, "\(ids) \(outputIds)")
+
+        // A line written now is in the page within a second (a sanitized build: five).
+        let written = Date()
+        try RunToolsOutput.append(s.dir.file("logs/app.log"), "2026-11-20T10:00:04Z INFO written while watching\n")
+        #expect(RunTools.waitUntil(Self.live, { s.messages.last == "written while watching" }), "\(s.messages)")
+        print("dashboard: write(2) to row in the DOM: \(Int(Date().timeIntervalSince(written) * 1000)) ms (one line)")
+
+        // Click a row: its detail, source and id.
+        try s.browser.click("[data-category=\"error\"]")
+        #expect(s.browser.waitFor(5, "return !document.querySelector('[data-detail]').hidden"))
+        let detail = s.texts("[data-detail-fields] dd").joined(separator: "\n")
+        #expect(detail.contains(ids[2]) && detail.contains("logs/app.log @ "), "\(detail)")
+        #expect(s.texts("[data-detail-text]").first?.contains("boom happened") == true)
+        s.screenshot("detail")
+        try s.browser.press("\u{E00C}")
+        #expect(s.browser.waitFor(5, "return document.querySelector('[data-detail]').hidden"))
+
+        // Scrolled up, the view holds still and counts what arrived below.
+        var more = ""
+        for i in 0..<120 { more += "2026-11-20T10:01:00Z INFO filler line \(i)\n" }
+        try RunToolsOutput.append(s.dir.file("logs/app.log"), more)
+        #expect(RunTools.waitUntil { s.messages.last == "filler line 119" })
+        try s.browser.run("const e = document.querySelector('[data-entries]'); e.scrollTop = 0; e.dispatchEvent(new Event('scroll'))")
+        try RunToolsOutput.append(s.dir.file("logs/app.log"), "2026-11-20T10:02:00Z INFO below one\n2026-11-20T10:02:01Z INFO below two\n")
+        #expect(RunTools.waitUntil { s.texts("[data-new-below]:not([hidden])") == ["2 new ↓"] }, "\(s.texts("[data-new-below]"))")
+        #expect(((try s.browser.run("return document.querySelector('[data-entries]').scrollTop")) as? Int) == 0)
+        try s.browser.click("[data-new-below]")
+        #expect(s.browser.waitFor(5, """
+            const e = document.querySelector('[data-entries]');
+            return e.scrollTop + e.clientHeight >= e.scrollHeight - 24 && document.querySelector('[data-new-below]').hidden
+            """))
+        s.screenshot("entries")
+        #expect(s.consoleErrors().isEmpty, "\(s.consoleErrors())")
+    }
+
+    @Test
+    func categoryTogglesFilterChipsAndSearchDriveTheServersFilters() throws {
+        let s = try Session()
+        defer { s.stop() }
+        #expect(s.shows(Self.all), "\(s.messages)")
+
+        // Toggle debug off: no debug rows, a chip 'Category is debug', the view in the URL; on again: all back.
+        try s.browser.click(".categories summary")
+        try s.browser.click("input[type=checkbox][data-category-toggle=\"debug\"]")
+        #expect(s.shows(Self.all.filter { $0 != "noisy detail" }), "\(s.messages)")
+        #expect(s.texts("[data-filter] .chip-label") == ["Category is debug"])
+        #expect(s.browser.url.hasSuffix("/?exclude=category%3Adebug"), "\(s.browser.url)")
+        #expect(try s.browser.run("return document.querySelector('[data-category-toggle=\"debug\"]').checked") as? Bool == false)
+        s.screenshot("toggle")
+        try s.browser.click("input[type=checkbox][data-category-toggle=\"debug\"]")
+        #expect(s.shows(Self.all), "\(s.messages)")
+        #expect(s.count("[data-filter]") == 0)
+        try s.browser.press("\u{E00C}")  // Esc closes the menu
+        #expect(s.browser.waitFor(5, "return !document.querySelector('.categories').open"))
+
+        // A contains filter from the form; removed by its chip's button.
+        try s.browser.type("[data-filter-value]", "network")
+        try s.browser.click("[data-add-filter] button[type=submit]")
+        #expect(s.shows(["noisy detail", "boom happened", "disk almost full"]), "\(s.messages)")
+        #expect(s.texts("[data-filter] .chip-label") == ["Message contains \"network\""])
+        // A live line the filter hides never shows; one it lets through does.
+        try RunToolsOutput.append(s.dir.file("logs/app.log"), "2026-11-20T10:00:05Z INFO network again\n2026-11-20T10:00:06Z INFO plain again\n")
+        #expect(s.shows(["noisy detail", "boom happened", "disk almost full", "plain again"]), "\(s.messages)")
+        try s.browser.click("[data-filter] button[data-remove-filter]")
+        #expect(s.shows(Self.all + ["network again", "plain again"]), "\(s.messages)")
+
+        // Search keeps only matching messages; it lives in the URL too.
+        try s.browser.press("/")
+        #expect(try s.browser.run("return document.activeElement.matches('[data-search]')") as? Bool == true)
+        try s.browser.type("[data-search]", "again")
+        #expect(s.shows(["network again", "plain again"]), "\(s.messages)")
+        #expect(s.browser.url.contains("q=again"), "\(s.browser.url)")
+
+        // A bookmarked view opens as it was; a filter the server does not know is refused, named, not taken.
+        try s.browser.open(s.base + "/?exclude=tag%3Anet&exclude=category%3Aerror")
+        #expect(s.shows(["noisy detail", "disk almost full", "network again", "plain again"]), "\(s.messages)")
+        #expect(s.texts("[data-filter] .chip-label") == ["Tag is net", "Category is error"])
+        try s.browser.open(s.base + "/?exclude=category%3Anope")
+        #expect(RunTools.waitUntil { s.texts("[data-filter-error]").first?.contains("nope") == true }, "\(s.texts("[data-filter-error]"))")
+        #expect(s.shows(Self.all + ["network again", "plain again"]), "\(s.messages)")
+        // Whatever the view, the output exported everything.
+        #expect(s.outputLines().count == 6)
+    }
+
+    @Test
+    func theDrawerSwitchesStateAndTheGapRecordShows() throws {
+        let s = try Session()
+        defer { s.stop() }
+        #expect(s.shows(Self.all), "\(s.messages)")
+        try s.browser.click("[data-open-drawer]")
+        #expect(s.browser.waitFor(5, "return !document.querySelector('[data-drawer]').hidden"))
+        #expect(RunTools.waitUntil { s.texts("[data-build] dd").count >= 6 }, "\(s.texts("[data-build] dd"))")
+        let build = s.texts("[data-build] dd")
+        #expect(build.first == "0.1.0" && build.contains { $0.hasSuffix("config.json") }, "\(build)")
+        #expect(RunTools.waitUntil { s.texts("[data-files] td").contains { $0.hasSuffix("logs/app.log") } && s.texts("[data-files] td").contains("following") })
+        #expect(s.texts("[data-outputs] li").first?.contains("4 records") == true, "\(s.texts("[data-outputs] li"))")
+        s.screenshot("drawer")
+
+        // Idle: lines written now are read (positions current) but not exported; the output proves it.
+        try s.browser.click("button[data-set-state=\"idle\"]")
+        #expect(RunTools.waitUntil { s.texts("[data-state-badge]") == ["idle"] }, "\(s.texts("[data-state-badge]"))")
+        try RunToolsOutput.append(s.dir.file("logs/app.log"), "2026-11-20T10:00:07Z INFO written while idle\n")
+        #expect(RunTools.waitUntil {
+            ((try? s.http.authorized("/api/info").json as? [String: Any])?["files"] as? [[String: Any]])?.first?["behind"] as? Int == 0
+        })
+        #expect(s.outputLines().count == 4 && !s.outputLines().joined().contains("written while idle"))
+        #expect(!s.messages.contains("written while idle"))
+
+        // Back to recording: the gap record is exported and shown.
+        try s.browser.click("button[data-set-state=\"recording\"]")
+        #expect(RunTools.waitUntil { s.texts("[data-state-badge]") == ["recording"] })
+        #expect(RunTools.waitUntil { s.count("[data-category=\"gap\"]") == 1 }, "\(s.messages)")
+        #expect(s.outputLines().contains { $0.contains(#""category":"gap""#) && $0.contains("idle") })
+
+        // Disabled, and reload; Esc closes the drawer.
+        try s.browser.click("button[data-set-state=\"disabled\"]")
+        #expect(RunTools.waitUntil { s.texts("[data-state-badge]") == ["disabled"] })
+        #expect(try s.http.request("/readyz").status == 503)
+        try s.browser.click("button[data-set-state=\"recording\"]")
+        try s.browser.click("[data-reload]")
+        #expect(RunTools.waitUntil { s.http.spytail.stderr.contains("config unchanged; nothing to reload") }, "\(s.http.spytail.stderr)")
+        #expect(s.texts("[data-reload-result]").first?.hasPrefix("reload requested") == true)
+        try s.browser.press("\u{E00C}")
+        #expect(s.browser.waitFor(5, "return document.querySelector('[data-drawer]').hidden"))
+        #expect(s.consoleErrors().isEmpty, "\(s.consoleErrors())")
+    }
+
+    @Test
+    func hostileMessagesRenderAsTextAndRunNothing() throws {
+        let long = String(repeating: "W", count: 10 * 1024 * 1024)
+        let hostile = [
+            "<script>window.__pwned = 1</script>",
+            "<img src=x onerror=\"window.__pwned = 2\">",
+            "\u{1B}[31mred alert\u{1B}[0m and a bell\u{07}",
+            "\"><svg onload=window.__pwned=3>",
+        ]
+        var text = ""
+        for (i, message) in hostile.enumerated() { text += "2026-11-20T10:00:0\(i)Z INFO \(message)\n" }
+        text += "2026-11-20T10:00:09Z INFO \(long)\n2026-11-20T10:00:10Z INFO after the long one\n"
+        let s = try Session(lines: text)
+        defer { s.stop() }
+        #expect(RunTools.waitUntil(30) { s.messages.last == "after the long one" }, "\(s.messages.count) \(s.http.spytail.stderr)")
+        let shown = s.messages
+        #expect(shown.count == 6)
+        #expect(shown.first == hostile[0] && shown[1] == hostile[1] && shown[3] == hostile[3], "\(shown.prefix(4))")
+        #expect(shown[2] == "␛[31mred alert␛[0m and a bell␇", "\(shown[2])")
+        #expect(try s.browser.run("return window.__pwned === undefined") as? Bool == true)
+        #expect(s.count("[data-rows] img, [data-rows] script, [data-rows] svg") == 0)
+        // The long line neither widens the page nor stalls it; its detail is cut and says so.
+        #expect(try s.browser.run("return document.documentElement.scrollWidth <= window.innerWidth") as? Bool == true)
+        try s.browser.run("document.querySelectorAll('[data-entry-id]')[4].click()")
+        #expect(RunTools.waitUntil { s.texts("[data-detail-text]").first?.contains("more characters") == true })
+        #expect(try s.browser.run("return document.documentElement.scrollWidth <= window.innerWidth") as? Bool == true)
+        s.screenshot("hostile")
+        // Nothing ran, nothing was even attempted: no console errors (a blocked inline script would log one).
+        #expect(s.consoleErrors().isEmpty, "\(s.consoleErrors())")
+        // The policy that would stop it if the page ever slipped.
+        let policy = try s.http.request("/").header("Content-Security-Policy") ?? ""
+        #expect(policy.contains("script-src 'self'") && !policy.contains("unsafe-inline") && !policy.contains("unsafe-eval"), "\(policy)")
+    }
+
+    @Test
+    func theTourWalksEveryStepOnceAndTheLoginAsksForTheToken() throws {
+        let s = try Session(tour: true)
+        defer { s.stop() }
+        #expect(RunTools.waitUntil { s.count("[data-spotlight]") == 1 }, "no tour overlay")
+        s.screenshot("tour")
+        var seen: [String] = []
+        for _ in 0..<10 {
+            guard s.count("[data-spotlight]") == 1 else { break }
+            seen.append(s.texts(".spotlight-bubble h2").first ?? "?")
+            try s.browser.click("[data-spotlight-action=next]")
+        }
+        #expect(seen == ["Entries", "Categories", "Active filters", "Search", "The drawer", "State"], "\(seen)")
+        #expect(s.count("[data-spotlight]") == 0)
+        // Remembered: a reload does not bring it back (the page has started when its rows are in).
+        try s.browser.open(s.base + "/")
+        #expect(s.shows(Self.all))
+        #expect(RunTools.waitUntil { s.texts("[data-connection]") == ["live"] })
+        #expect(s.count("[data-spotlight]") == 0)
+        // Asked for from the drawer, it comes back; Esc skips it.
+        try s.browser.click("[data-open-drawer]")
+        try s.browser.click("[data-start-tour]")
+        #expect(RunTools.waitUntil { s.count("[data-spotlight]") == 1 })
+        try s.browser.press("\u{E00C}")
+        #expect(RunTools.waitUntil { s.count("[data-spotlight]") == 0 })
+
+        // Without the cookie the page asks for the token; pasting it opens the dashboard.
+        try s.browser.deleteCookies()
+        try s.browser.open(s.base + "/")
+        #expect(s.browser.waitFor(10, "return !document.querySelector('[data-login]').hidden"), "the login form is not shown")
+        #expect(s.count("[data-entry-id]") == 0)
+        try s.browser.type("[data-login-token]", s.http.token)
+        try s.browser.click("[data-login-form] button[type=submit]")
+        #expect(s.shows(Self.all), "\(s.messages)")
+        #expect(s.browser.url == s.base + "/", "the token does not stay in the address bar: \(s.browser.url)")
+    }
+
+    @Test
+    func theDashboardsJavaScriptUnitTestsPassInTheBrowser() throws {
+        let s = try Session()
+        defer { s.stop() }
+        try s.browser.open(s.base + "/test")
+        #expect(s.browser.waitFor(20, "return document.querySelector('[data-test-summary]').dataset.done === 'true'"),
+                "\(s.texts("[data-test-summary]"))")
+        let failed = s.texts("[data-result=fail]")
+        let passed = s.count("[data-result=pass]")
+        #expect(failed.isEmpty, "\(failed.joined(separator: "\n"))")
+        #expect(passed >= 20, "\(passed) passed")
+        #expect(s.consoleErrors().isEmpty, "\(s.consoleErrors())")
+    }
+}
