@@ -5,7 +5,7 @@ struct JSONText {
     private(set) var bytes: [UInt8] = []
 
     mutating func raw(_ text: String) { bytes += Array(text.utf8) }
-    mutating func raw(_ part: [UInt8]) { bytes += part }
+    mutating func raw(_ part: ArraySlice<UInt8>) { bytes += part }
 
     mutating func string(_ text: String) {
         let buffer = OutputBuffer(capacity: text.utf8.count * 2 + 8)

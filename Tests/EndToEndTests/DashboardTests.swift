@@ -311,6 +311,7 @@ struct DashboardTests {
         let passed = s.count("[data-result=pass]")
         #expect(failed.isEmpty, "\(failed.joined(separator: "\n"))")
         #expect(passed >= 20, "\(passed) passed")
+        s.screenshot("unit-tests")
         #expect(s.consoleErrors().isEmpty, "\(s.consoleErrors())")
     }
 }

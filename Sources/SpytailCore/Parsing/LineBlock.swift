@@ -22,7 +22,7 @@ public final class LineBlock: @unchecked Sendable {
     /// Formatted output, one buffer per route, filled by the worker that parsed the block.
     public let outputs: [OutputBuffer]
     /// Entries copied for viewers by the worker's tap (`run` with the HTTP face), handed over in write order.
-    public var recent: (entries: [RecentEntry], dropped: Int) = ([], 0)
+    public var recent: (batch: RecentBatch?, dropped: Int) = (nil, 0)
 
     public init(file: SourceFile, routes: Int, capacity: Int) {
         self.file = file
@@ -36,7 +36,7 @@ public final class LineBlock: @unchecked Sendable {
         bytes.removeAll(keepingCapacity: true)
         lines.removeAll(keepingCapacity: true)
         for output in outputs { output.removeAll() }
-        recent = ([], 0)
+        recent = (nil, 0)
     }
 
     public func append(_ line: Line, continuation: Bool) {

@@ -1,10 +1,11 @@
-/// Copies the entries a pipeline lets through as `RecentEntry` values for viewers (the HTTP face), keeping
-/// only the newest `capacity` until they are taken. Owned by one pipeline, used from its thread.
+/// Copies the entries a pipeline lets through for viewers (the HTTP face) into a `RecentBatch`, keeping only
+/// the newest `capacity` until they are taken. Owned by one pipeline, used from its thread.
 public final class RecentTap {
     public let capacity: Int
     private let formatter: JSONLinesFormatter
     private let scratch = OutputBuffer(capacity: 4096)
-    private var pending: [RecentEntry] = []
+    private var bytes: [UInt8] = []
+    private var items: [RecentBatch.Item] = []
     /// Entries dropped here because more than `capacity` came before a `take()`.
     public private(set) var dropped = 0
 
@@ -16,24 +17,45 @@ public final class RecentTap {
     public func observe(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) {
         scratch.removeAll()
         formatter.format(entry, text: text, into: scratch)
-        let record = scratch.count > 0 && scratch.bytes[scratch.count - 1] == 0x0A
-            ? Array(UnsafeBufferPointer(rebasing: scratch.bytes[..<(scratch.count - 1)])) : scratch.array
-        pending.append(RecentEntry(category: entry.category, tags: entry.tags,
-                                   message: Array(UnsafeBufferPointer(rebasing: text[entry.message])), record: record))
-        if pending.count >= 2 * capacity {
-            dropped += pending.count - capacity
-            pending.removeFirst(pending.count - capacity)
-        }
+        var length = scratch.count
+        if length > 0 && scratch.bytes[length - 1] == 0x0A { length -= 1 }
+        let start = bytes.count
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scratch.bytes[..<length]))
+        let messageStart = bytes.count
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[entry.message]))
+        items.append(RecentBatch.Item(category: entry.category, tags: entry.tags,
+                                      record: start..<messageStart, message: messageStart..<bytes.count))
+        if items.count >= 2 * capacity { keepNewest() }
     }
 
-    /// The entries observed since the last take, oldest first (at most `capacity`), and how many older
-    /// ones were dropped; both reset.
-    public func take() -> (entries: [RecentEntry], dropped: Int) {
-        if pending.count > capacity {
-            dropped += pending.count - capacity
-            pending.removeFirst(pending.count - capacity)
+    /// The entries observed since the last take, oldest first (at most `capacity`; nil when none), and how
+    /// many older ones were dropped; both reset.
+    public func take() -> (batch: RecentBatch?, dropped: Int) {
+        if items.count > capacity { keepNewest() }
+        guard !items.isEmpty else {
+            defer { dropped = 0 }
+            return (nil, dropped)
         }
-        defer { pending = []; dropped = 0 }
-        return (pending, dropped)
+        let batch = RecentBatch(bytes: bytes, items: items)
+        defer {
+            // The next batch is likely the size of this one: one allocation, no regrowing.
+            (bytes, items, dropped) = ([], [], 0)
+            bytes.reserveCapacity(batch.bytes.count)
+            items.reserveCapacity(batch.count)
+        }
+        return (batch, dropped)
+    }
+
+    /// Drops all but the newest `capacity` entries, moving their bytes to the front.
+    private func keepNewest() {
+        let extra = items.count - capacity
+        guard extra > 0 else { return }
+        dropped += extra
+        let cut = items[extra].record.lowerBound
+        bytes.removeFirst(cut)
+        items = items[extra...].map {
+            RecentBatch.Item(category: $0.category, tags: $0.tags, record: ($0.record.lowerBound - cut)..<($0.record.upperBound - cut),
+                             message: ($0.message.lowerBound - cut)..<($0.message.upperBound - cut))
+        }
     }
 }

@@ -31,7 +31,7 @@ public final class ScanRunner: BlockSink {
     private let buffer: UnsafeMutableRawBufferPointer
 
     /// Called after each block is written, with the entries its worker copied for viewers (`recentCapacity`).
-    public var onBlockWritten: ((_ recent: [RecentEntry], _ dropped: Int) -> Void)?
+    public var onBlockWritten: ((_ recent: RecentBatch?, _ dropped: Int) -> Void)?
 
     public init(config: CompiledConfig, outputs: [OpenOutput], window: TimeWindow? = nil, events: any EventReporter,
                 workers: Int = WorkerThreads.availableCores, blockBytes: Int = 256 * 1024, chunkSize: Int = 256 * 1024,
@@ -232,7 +232,7 @@ public final class ScanRunner: BlockSink {
         for (output, buffer) in zip(outputs, block.outputs) where buffer.count > 0 {
             try output.writer.write(buffer.bytes)
         }
-        if let onBlockWritten { onBlockWritten(block.recent.entries, block.recent.dropped) }
+        if let onBlockWritten { onBlockWritten(block.recent.batch, block.recent.dropped) }
         spare.append(block)
     }
 

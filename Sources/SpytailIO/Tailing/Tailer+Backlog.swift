@@ -22,8 +22,8 @@ extension Tailer {
         let runner = ScanRunner(config: configFile.compiled, outputs: outputs, events: events, recentCapacity: backlogTapCapacity)
         defer { runner.close() }
         if let telemetry {
-            runner.onBlockWritten = { entries, dropped in
-                telemetry.recent.append(entries, dropped: dropped)
+            runner.onBlockWritten = { batch, dropped in
+                telemetry.recent.append(batch, dropped: dropped)
                 telemetry.beat()  // a long backlog is the loop at work: `/healthz` stays green
             }
         }

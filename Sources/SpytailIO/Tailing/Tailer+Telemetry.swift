@@ -50,8 +50,8 @@ extension Tailer {
     func publishTelemetry(force: Bool = false) {
         guard let telemetry else { return }
         if let tap = pipeline.tap {
-            let (entries, dropped) = tap.take()
-            telemetry.recent.append(entries, dropped: dropped)
+            let (batch, dropped) = tap.take()
+            telemetry.recent.append(batch, dropped: dropped)
         }
         if telemetry.collectsEntries != (pipeline.tap != nil) { attachTap() }  // the face started or stopped
         let now = uptime

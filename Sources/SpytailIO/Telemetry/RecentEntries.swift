@@ -6,8 +6,17 @@ import SpytailCore
 /// and nudges viewers without waiting; a viewer that falls more than `capacity` behind learns how many it
 /// missed instead of slowing anything down.
 public final class RecentEntries: Sendable {
+    /// A batch and the number of its first entry.
+    private struct Held {
+        let first: UInt64
+        let batch: RecentBatch
+        var end: UInt64 { first + UInt64(batch.count) }
+    }
+
     private struct Ring {
-        var entries: [RecentEntry?]
+        /// Oldest first, from `head` on (the ones before are gone; compacted now and then).
+        var held: [Held] = []
+        var head = 0
         /// Number the next entry gets (the first is 1).
         var next: UInt64 = 1
         var viewers: [Int: AsyncStream<Void>.Continuation] = [:]
@@ -19,17 +28,25 @@ public final class RecentEntries: Sendable {
 
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
-        ring = Mutex(Ring(entries: Array(repeating: nil, count: max(1, capacity))))
+        ring = Mutex(Ring())
     }
 
-    /// Appends `entries` (oldest first) after `dropped` that never made it here; wakes every viewer.
-    public func append(_ entries: [RecentEntry], dropped: Int = 0) {
-        guard !entries.isEmpty || dropped > 0 else { return }
+    /// Appends `batch` (oldest first) after `dropped` entries that never made it here; wakes every viewer.
+    public func append(_ batch: RecentBatch?, dropped: Int = 0) {
+        guard batch != nil || dropped > 0 else { return }
+        let capacity = UInt64(self.capacity)
         let wake = ring.withLock { ring -> [AsyncStream<Void>.Continuation] in
-            ring.next += UInt64(dropped + max(0, entries.count - capacity))
-            for entry in entries.suffix(capacity) {
-                ring.entries[Int(ring.next % UInt64(capacity))] = entry
-                ring.next += 1
+            ring.next += UInt64(dropped)
+            if let batch, batch.count > 0 {
+                ring.held.append(Held(first: ring.next, batch: batch))
+                ring.next += UInt64(batch.count)
+            }
+            // Batches wholly older than the newest `capacity` entries go.
+            let oldest = ring.next > capacity ? ring.next - capacity : 1
+            while ring.head < ring.held.count && ring.held[ring.head].end <= oldest { ring.head += 1 }
+            if ring.head > 32 && ring.head * 2 > ring.held.count {
+                ring.held.removeFirst(ring.head)
+                ring.head = 0
             }
             return Array(ring.viewers.values)
         }
@@ -43,34 +60,35 @@ public final class RecentEntries: Sendable {
     /// are no longer held. Returns the number of the last entry returned (or skipped) as `through`.
     public func entries(after seen: UInt64, limit: Int) -> (entries: [RecentEntry], missed: UInt64, through: UInt64) {
         ring.withLock { ring in
-            let oldestHeld = ring.next > UInt64(capacity) ? ring.next - UInt64(capacity) : 1
-            let start = max(seen + 1, oldestHeld)
-            let missed = start - (seen + 1)
+            let start = max(seen + 1, oldestHeld(ring))
             let end = min(ring.next, start + UInt64(max(0, limit)))
-            var out: [RecentEntry] = []
-            out.reserveCapacity(Int(end - start))
-            var number = start
-            while number < end {
-                if let entry = ring.entries[Int(number % UInt64(capacity))] { out.append(entry) }
-                number += 1
-            }
-            return (out, missed, end - 1)
+            return (collect(ring, from: start, to: end), start - (seen + 1), end - 1)
         }
     }
 
     /// The newest `limit` entries, oldest first, and the number of the newest (a stream resumes after it).
     public func newest(_ limit: Int) -> (entries: [RecentEntry], through: UInt64) {
         ring.withLock { ring in
-            let newest = ring.next - 1
-            let from = max(newest > UInt64(limit) ? newest - UInt64(limit) : 0,
-                           ring.next > UInt64(capacity) ? ring.next - UInt64(capacity) - 1 : 0)
-            var out: [RecentEntry] = []
-            out.reserveCapacity(Int(newest - from))
-            for number in (from + 1)..<(newest + 1) {
-                if let entry = ring.entries[Int(number % UInt64(capacity))] { out.append(entry) }
-            }
-            return (out, newest)
+            let start = max(ring.next > UInt64(limit) ? ring.next - UInt64(limit) : 1, oldestHeld(ring))
+            return (collect(ring, from: start, to: ring.next), ring.next - 1)
         }
+    }
+
+    private func oldestHeld(_ ring: Ring) -> UInt64 {
+        ring.next > UInt64(capacity) ? ring.next - UInt64(capacity) : 1
+    }
+
+    /// The entries numbered `start..<end` that are held (numbers of dropped entries have none).
+    private func collect(_ ring: Ring, from start: UInt64, to end: UInt64) -> [RecentEntry] {
+        guard start < end else { return [] }
+        var out: [RecentEntry] = []
+        out.reserveCapacity(Int(end - start))
+        for held in ring.held[ring.head...] where held.end > start && held.first < end {
+            for number in max(start, held.first)..<min(end, held.end) {
+                out.append(RecentEntry(batch: held.batch, index: Int(number - held.first)))
+            }
+        }
+        return out
     }
 
     /// A stream that yields whenever entries arrive (coalesced: one wake-up for many); ends with `leave`.

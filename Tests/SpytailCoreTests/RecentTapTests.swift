@@ -1,0 +1,50 @@
+import Testing
+@testable import SpytailCore
+import SpytailTestSupport
+
+/// What a pipeline hands to viewers: the jsonl record and the raw message of each exported entry, the newest
+/// `capacity` of them, with a count of the older ones dropped before a take.
+struct RecentTapTests {
+    static let log = """
+        2026-11-20T10:00:00Z INFO [tca] Store: heartbeat 1
+        2026-11-20T10:00:01Z ERROR [db] query "failed"
+        2026-11-20T10:00:02Z DEBUG noise
+        2026-11-20T10:00:03Z WARN [tca] Store: tick
+
+        """
+
+    func tapped(capacity: Int, filters: String = "[]") throws -> (RecentBatch?, Int) {
+        let compiled = try Fixtures.compiled(filters: filters)
+        let pipeline = EntryPipeline(config: compiled, sinks: [RecordingEntrySink()], window: nil)
+        let tap = RecentTap(vocabulary: compiled.rules.vocabulary, capacity: capacity)
+        pipeline.tap = tap
+        try Fixtures.run(Self.log, pipeline: pipeline)
+        let (batch, dropped) = tap.take()
+        #expect(tap.take().batch == nil, "a take empties the tap")
+        return (batch, dropped)
+    }
+
+    func text(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    @Test func eachEntryKeepsItsRecordAndRawMessage() throws {
+        let (batch, dropped) = try tapped(capacity: 10, filters: #"[{"exclude": {"category": "debug"}}]"#)
+        let b = try #require(batch)
+        #expect(dropped == 0)
+        #expect(b.count == 3, "the filters' exclusions are not tapped")
+        #expect((0..<b.count).map { text(b.message($0)) } == ["Store: heartbeat 1", #"query "failed""#, "Store: tick"])
+        let record = text(b.record(1))
+        #expect(record.hasPrefix(#"{"id":""#) && record.hasSuffix("}") && !record.hasSuffix("\n"), "\(record)")
+        #expect(record.contains(#""message":"query \"failed\"""#), "\(record)")
+        let vocabulary = try Fixtures.compiled().rules.vocabulary
+        #expect(vocabulary.categories[b.items[1].category].name == "error")
+        #expect(!b.items[0].tags.isEmpty && b.items[2].tags == b.items[0].tags)
+    }
+
+    @Test func onlyTheNewestCapacityAreKeptAndTheRestCounted() throws {
+        let (batch, dropped) = try tapped(capacity: 1)
+        let b = try #require(batch)
+        #expect(b.count == 1 && dropped == 3)
+        #expect(text(b.message(0)) == "Store: tick")
+        #expect(text(b.record(0)).contains("Store: tick"))
+    }
+}

@@ -1,0 +1,70 @@
+import Testing
+@testable import SpytailCore
+@testable import SpytailIO
+
+/// The numbered ring viewers read: batches in, windows out by number, `missed` for what fell out of it.
+struct RecentEntriesTests {
+    /// A batch of entries whose messages are `names` (records are `{"m":"NAME"}`).
+    static func batch(_ names: [String]) -> RecentBatch {
+        var bytes: [UInt8] = []
+        var items: [RecentBatch.Item] = []
+        for name in names {
+            let start = bytes.count
+            bytes += Array(#"{"m":"\#(name)"}"#.utf8)
+            let message = bytes.count
+            bytes += Array(name.utf8)
+            items.append(RecentBatch.Item(category: 0, tags: TagSet(), record: start..<message, message: message..<bytes.count))
+        }
+        return RecentBatch(bytes: bytes, items: items)
+    }
+
+    static func names(_ entries: [RecentEntry]) -> [String] { entries.map { String(decoding: $0.message, as: UTF8.self) } }
+
+    @Test func entriesAreNumberedAcrossBatchesAndReadByNumber() {
+        let ring = RecentEntries(capacity: 10)
+        #expect(ring.newest == 0 && ring.entries(after: 0, limit: 5).entries.isEmpty)
+        ring.append(Self.batch(["a", "b", "c"]))
+        ring.append(Self.batch(["d", "e"]))
+        #expect(ring.newest == 5)
+        let window = ring.entries(after: 2, limit: 2)
+        #expect(Self.names(window.entries) == ["c", "d"] && window.missed == 0 && window.through == 4)
+        #expect(String(decoding: window.entries[1].record, as: UTF8.self) == #"{"m":"d"}"#)
+        let newest = ring.newest(3)
+        #expect(Self.names(newest.entries) == ["c", "d", "e"] && newest.through == 5)
+    }
+
+    @Test func whatFellOutOfTheRingIsCountedAsMissed() {
+        let ring = RecentEntries(capacity: 4)
+        ring.append(Self.batch(["a", "b", "c"]))
+        ring.append(Self.batch(["d", "e", "f"]))
+        // Numbers 1 and 2 are older than the newest four (3...6).
+        let window = ring.entries(after: 0, limit: 10)
+        #expect(Self.names(window.entries) == ["c", "d", "e", "f"] && window.missed == 2 && window.through == 6)
+        #expect(Self.names(ring.newest(10).entries) == ["c", "d", "e", "f"])
+        // Many batches later, old ones are gone and numbering goes on.
+        for i in 0..<100 { ring.append(Self.batch(["x\(i)"])) }
+        #expect(ring.newest == 106)
+        #expect(Self.names(ring.newest(10).entries) == ["x96", "x97", "x98", "x99"])
+        #expect(ring.entries(after: 100, limit: 10).missed == 2)
+    }
+
+    @Test func droppedEntriesTakeNumbersButAreNotReturned() {
+        let ring = RecentEntries(capacity: 10)
+        ring.append(Self.batch(["a"]))
+        ring.append(nil, dropped: 3)
+        ring.append(Self.batch(["e"]))
+        #expect(ring.newest == 5)
+        let window = ring.entries(after: 0, limit: 10)
+        #expect(Self.names(window.entries) == ["a", "e"] && window.through == 5)
+    }
+
+    @Test func aViewerIsWokenByAnAppend() async {
+        let ring = RecentEntries(capacity: 10)
+        let (id, wakeUps) = ring.join()
+        ring.append(Self.batch(["a"]))
+        var iterator = wakeUps.makeAsyncIterator()
+        #expect(await iterator.next() != nil)
+        ring.leave(id)
+        #expect(await iterator.next() == nil)
+    }
+}
