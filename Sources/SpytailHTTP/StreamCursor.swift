@@ -19,19 +19,25 @@ struct StreamCursor {
         // Behind by more than a second's worth: jump to the newest, and say how many were skipped.
         let newest = recent.newest
         let from = newest > seen + HTTPFace.jumpBehind ? newest - UInt64(HTTPFace.entriesPerWrite) : seen
-        let batch = recent.entries(after: from, limit: HTTPFace.entriesPerWrite)
-        let missed = (from - seen) + batch.missed
+        let window = recent.window(after: from, limit: HTTPFace.entriesPerWrite)
+        let missed = (from - seen) + window.missed
         if missed > 0 {
             viewers.skipped(Int(missed))
             out.writeString("event: skipped\ndata: \(missed)\n\n")
         }
-        for entry in batch.entries where filter.shows(entry) {
-            out.writeString("event: entry\ndata: ")
-            out.writeBytes(entry.record)
-            out.writeString("\n\n")
+        for segment in window.segments {
+            segment.batch.withBytes { bytes in
+                for index in segment.indices {
+                    let item = segment.batch.items[index]
+                    guard filter.shows(item, in: bytes) else { continue }
+                    out.writeString("event: entry\ndata: ")
+                    out.writeBytes(UnsafeBufferPointer(rebasing: bytes[item.record]))
+                    out.writeString("\n\n")
+                }
+            }
         }
-        if batch.through > seen { out.writeString("id: \(batch.through)\n\n") }
-        seen = max(seen, batch.through)
+        if window.through > seen { out.writeString("id: \(window.through)\n\n") }
+        seen = max(seen, window.through)
         let clock = RunTelemetry.monotonicSeconds()
         if out.readableBytes == 0 && clock - lastWrite >= HTTPFace.keepAliveSeconds { out.writeString(": keep-alive\n\n") }
         if out.readableBytes > 0 { lastWrite = clock }

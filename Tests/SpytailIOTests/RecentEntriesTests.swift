@@ -48,6 +48,21 @@ struct RecentEntriesTests {
         #expect(ring.entries(after: 100, limit: 10).missed == 2)
     }
 
+    @Test func aBatchNoLongerHeldIsReleased() {
+        let ring = RecentEntries(capacity: 4)
+        weak var first: RecentBatch?
+        do {
+            let batch = Self.batch(["a", "b"])
+            first = batch
+            ring.append(batch)
+        }
+        #expect(first != nil)
+        for i in 0..<3 { ring.append(Self.batch(["x\(i)", "y\(i)"])) }
+        #expect(first == nil, "a batch older than the newest `capacity` entries is freed, not kept until some later compaction")
+        let window = ring.window(after: 0, limit: 10)
+        #expect(window.segments.map(\.indices) == [0..<2, 0..<2] && window.missed == 4)
+    }
+
     @Test func droppedEntriesTakeNumbersButAreNotReturned() {
         let ring = RecentEntries(capacity: 10)
         ring.append(Self.batch(["a"]))

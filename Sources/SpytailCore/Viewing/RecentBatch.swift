@@ -7,9 +7,9 @@ public final class RecentBatch: Sendable {
         public let category: Int
         public let tags: TagSet
         /// The record (the `jsonl` format's, without its newline) in `bytes`.
-        let record: Range<Int>
+        public let record: Range<Int>
         /// The message as read, for view filters.
-        let message: Range<Int>
+        public let message: Range<Int>
     }
 
     let bytes: [UInt8]
@@ -22,5 +22,11 @@ public final class RecentBatch: Sendable {
     }
 
     public func record(_ index: Int) -> ArraySlice<UInt8> { bytes[items[index].record] }
+
+    /// The batch's bytes (records and messages at the items' ranges), without a reference count per entry:
+    /// viewers on several threads read the same batches.
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try bytes.withUnsafeBufferPointer(body)
+    }
     public func message(_ index: Int) -> ArraySlice<UInt8> { bytes[items[index].message] }
 }

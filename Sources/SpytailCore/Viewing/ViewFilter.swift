@@ -47,13 +47,17 @@ public struct ViewFilter: Sendable {
 
     /// Whether this viewer sees `entry`.
     public func shows(_ entry: RecentEntry) -> Bool {
-        entry.message.withUnsafeBufferPointer { message in
-            if let query, !query.occurs(in: message) { return false }
-            for condition in excludes where condition.matches(category: entry.category, tags: entry.tags, message: message) {
-                return false
-            }
-            return true
+        entry.batch.withBytes { shows(entry.batch.items[entry.index], in: $0) }
+    }
+
+    /// Whether this viewer sees the entry `item` of a batch whose bytes are `bytes`.
+    public func shows(_ item: RecentBatch.Item, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let message = UnsafeBufferPointer(rebasing: bytes[item.message])
+        if let query, !query.occurs(in: message) { return false }
+        for condition in excludes where condition.matches(category: item.category, tags: item.tags, message: message) {
+            return false
         }
+        return true
     }
 }
 

@@ -44,7 +44,7 @@ public final class RecentEntries: Sendable {
             // Batches wholly older than the newest `capacity` entries go.
             let oldest = ring.next > capacity ? ring.next - capacity : 1
             while ring.head < ring.held.count && ring.held[ring.head].end <= oldest { ring.head += 1 }
-            if ring.head > 32 && ring.head * 2 > ring.held.count {
+            if ring.head > 0 && ring.head * 2 >= ring.held.count {  // amortized O(1); frees gone batches soon
                 ring.held.removeFirst(ring.head)
                 ring.head = 0
             }
@@ -56,21 +56,28 @@ public final class RecentEntries: Sendable {
     /// Number of the newest entry (0: none yet).
     public var newest: UInt64 { ring.withLock { $0.next - 1 } }
 
-    /// Entries numbered after `seen`, oldest first, at most `limit`; `missed` counts those after `seen` that
-    /// are no longer held. Returns the number of the last entry returned (or skipped) as `through`.
-    public func entries(after seen: UInt64, limit: Int) -> (entries: [RecentEntry], missed: UInt64, through: UInt64) {
+    /// Entries numbered after `seen`, oldest first, at most `limit`, as runs of their batches (one reference
+    /// per batch, not per entry); `missed` counts those after `seen` that are no longer held. Returns the number
+    /// of the last entry returned (or skipped) as `through`.
+    public func window(after seen: UInt64, limit: Int) -> (segments: [RecentSegment], missed: UInt64, through: UInt64) {
         ring.withLock { ring in
             let start = max(seen + 1, oldestHeld(ring))
             let end = min(ring.next, start + UInt64(max(0, limit)))
-            return (collect(ring, from: start, to: end), start - (seen + 1), end - 1)
+            return (segments(ring, from: start, to: end), start - (seen + 1), end - 1)
         }
+    }
+
+    /// `window(after:limit:)` one entry at a time.
+    public func entries(after seen: UInt64, limit: Int) -> (entries: [RecentEntry], missed: UInt64, through: UInt64) {
+        let window = self.window(after: seen, limit: limit)
+        return (window.segments.flatMap(\.entries), window.missed, window.through)
     }
 
     /// The newest `limit` entries, oldest first, and the number of the newest (a stream resumes after it).
     public func newest(_ limit: Int) -> (entries: [RecentEntry], through: UInt64) {
         ring.withLock { ring in
             let start = max(ring.next > UInt64(limit) ? ring.next - UInt64(limit) : 1, oldestHeld(ring))
-            return (collect(ring, from: start, to: ring.next), ring.next - 1)
+            return (segments(ring, from: start, to: ring.next).flatMap(\.entries), ring.next - 1)
         }
     }
 
@@ -79,16 +86,11 @@ public final class RecentEntries: Sendable {
     }
 
     /// The entries numbered `start..<end` that are held (numbers of dropped entries have none).
-    private func collect(_ ring: Ring, from start: UInt64, to end: UInt64) -> [RecentEntry] {
+    private func segments(_ ring: Ring, from start: UInt64, to end: UInt64) -> [RecentSegment] {
         guard start < end else { return [] }
-        var out: [RecentEntry] = []
-        out.reserveCapacity(Int(end - start))
-        for held in ring.held[ring.head...] where held.end > start && held.first < end {
-            for number in max(start, held.first)..<min(end, held.end) {
-                out.append(RecentEntry(batch: held.batch, index: Int(number - held.first)))
-            }
+        return ring.held[ring.head...].filter { $0.end > start && $0.first < end }.map { held in
+            RecentSegment(batch: held.batch, indices: Int(max(start, held.first) - held.first)..<Int(min(end, held.end) - held.first))
         }
-        return out
     }
 
     /// A stream that yields whenever entries arrive (coalesced: one wake-up for many); ends with `leave`.
@@ -110,4 +112,11 @@ public final class RecentEntries: Sendable {
     public func nudge() {
         for viewer in ring.withLock({ Array($0.viewers.values) }) { viewer.yield() }
     }
+}
+
+/// A run of consecutive entries of one batch.
+public struct RecentSegment: Sendable {
+    public let batch: RecentBatch
+    public let indices: Range<Int>
+    public var entries: [RecentEntry] { indices.map { RecentEntry(batch: batch, index: $0) } }
 }
