@@ -63,7 +63,7 @@ struct DashboardTests {
         }
 
         /// Saves the page in the workspace, and in `$SPYTAIL_SCREENSHOTS` when set (the README's picture comes
-        /// from `SPYTAIL_SCREENSHOTS=docs swift test --filter DashboardTests`, as docs/dashboard-entries.png).
+        /// from `SPYTAIL_SCREENSHOTS=/tmp/shots swift test --filter DashboardTests`: dashboard-toggle.png).
         func screenshot(_ name: String) {
             try? browser.screenshot(dir.file("dashboard-\(name).png"))
             if let folder = ProcessInfo.processInfo.environment["SPYTAIL_SCREENSHOTS"] {
