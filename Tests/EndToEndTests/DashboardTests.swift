@@ -301,6 +301,32 @@ struct DashboardTests {
     }
 
     @Test
+    func onAPhoneInTheDarkNothingSpillsAndTheDrawerStillWorks() throws {
+        let s = try Session()
+        defer { s.stop() }
+        #expect(s.shows(Self.all), "\(s.messages)")
+        let background = "return getComputedStyle(document.body).backgroundColor"
+        let light = try s.browser.run(background) as? String
+        try s.browser.prefersColorScheme("dark")
+        let dark = try s.browser.run(background) as? String
+        #expect(light != nil && dark != nil && light != dark, "light \(light ?? "?"), dark \(dark ?? "?")")
+        try s.browser.resize(width: 390, height: 844)
+        #expect(s.browser.waitFor(5, "return window.innerWidth <= 400"))
+        #expect(try s.browser.run("return document.documentElement.scrollWidth <= window.innerWidth") as? Bool == true)
+        try s.browser.click("[data-open-drawer]")
+        #expect(s.browser.waitFor(5, """
+            const d = document.querySelector('[data-drawer]').getBoundingClientRect();
+            return !document.querySelector('[data-drawer]').hidden && d.width <= window.innerWidth && d.left >= 0
+            """))
+        try s.browser.click("button[data-set-state=\"idle\"]")
+        #expect(RunTools.waitUntil { s.texts("[data-state-badge]") == ["idle"] })
+        s.screenshot("phone-dark")
+        // Esc closes the drawer and gives the focus back to the button that opened it.
+        try s.browser.press("\u{E00C}")
+        #expect(s.browser.waitFor(5, "return document.activeElement.matches('[data-open-drawer]')"))
+    }
+
+    @Test
     func theDashboardsJavaScriptUnitTestsPassInTheBrowser() throws {
         let s = try Session()
         defer { s.stop() }

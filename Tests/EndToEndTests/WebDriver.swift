@@ -102,6 +102,17 @@ final class WebDriver {
         _ = try command("POST", "actions", ["actions": [["type": "key", "id": "keyboard", "actions": [down, up]]]])
     }
 
+    /// Sets the browser window's size (a phone's: 390 × 844).
+    func resize(width: Int, height: Int) throws {
+        _ = try command("POST", "window/rect", ["width": width, "height": height])
+    }
+
+    /// Emulates the system's colour scheme (`light` or `dark`) through the DevTools protocol.
+    func prefersColorScheme(_ scheme: String) throws {
+        _ = try command("POST", "goog/cdp/execute", ["cmd": "Emulation.setEmulatedMedia",
+                                                      "params": ["features": [["name": "prefers-color-scheme", "value": scheme]]]])
+    }
+
     /// Forgets every cookie of the current page's site (the session cookie is HttpOnly: a script cannot).
     func deleteCookies() throws { _ = try command("DELETE", "cookie") }
 
