@@ -148,3 +148,59 @@ extension FileHandle {
         try close()
     }
 }
+
+/// A state change with an entry still held by the multiline assembler: the entry belongs to the state it was
+/// read under. Read while recording, it is exported when idle begins; read while idle, it is part of the gap
+/// when recording resumes (before, it went out as a record whenever the idle timeout handed it over).
+struct TailerStateChangeTests {
+    @Test func anEntryHeldAcrossAStateChangeGoesWhereItsStateSays() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.file("logs"), withIntermediateDirectories: true)
+        let log = dir.write("logs/app.log", "read while recording\n")
+        let config = dir.write("c.json", #"""
+            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "parse": {"multiline": {"continuation": "^\\s", "idleTimeoutMs": 5000}},
+             "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
+            """#)
+        func exported() -> [String] {
+            ((try? String(contentsOfFile: dir.file("out.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["message"] as? String
+            }
+        }
+        let spy = RecordingFileEvents(), reporter = RecordingEventReporter(), clock = ManualClock()
+        let telemetry = RunTelemetry(recentEntries: 10)  // shows how far the file was read
+        let tailer = try Tailer(configFile: ConfigFile(path: config), store: nil, events: reporter, clock: clock,
+                                fileEvents: spy.factory, telemetry: telemetry)
+        let running = TailerTests.Box(tailer), finished = TailerTests.Box(false)
+        let thread = Thread {
+            try? running.value.run()
+            finished.value = true
+        }
+        thread.start()
+        let logs = dir.file("logs")
+        // Held: the clock never moves, so only the state change can let it out.
+        #expect(Waiting.until(10, every: 0.01) { reporter.events.contains { if case .following = $0 { true } else { false } } })
+        #expect(exported() == [])
+        tailer.inbox.push(.signal(SIGUSR1))  // recording → idle
+        #expect(Waiting.until(10, every: 0.01) { exported() == ["read while recording"] }, "\(exported())")
+
+        try FileHandle(forWritingTo: URL(fileURLWithPath: log)).appendAndClose("read while idle\n")
+        spy.deliver(.changed(directory: logs, name: "app.log", kind: .modified))
+        // Read while idle (the loop publishes its files table when the clock says so; the idle timeout is 5 s).
+        clock.advance(by: .milliseconds(300))
+        #expect(Waiting.until(10, every: 0.01) { telemetry.current.linesRead["app"] == 2 }, "\(telemetry.current.linesRead)")
+        #expect(exported() == ["read while recording"])
+        tailer.inbox.push(.signal(SIGUSR1))  // idle → recording
+        #expect(Waiting.until(10, every: 0.01) { exported().count == 2 }, "\(exported())")
+        clock.advance(by: .milliseconds(6000))  // an idle timeout now has nothing left to hand out
+        try FileHandle(forWritingTo: URL(fileURLWithPath: log)).appendAndClose("after\n  detail\nlast\n")
+        spy.deliver(.changed(directory: logs, name: "app.log", kind: .modified))
+        #expect(Waiting.until(10, every: 0.01) { exported().count == 3 }, "\(exported())")
+        let messages = exported()
+        #expect(messages[0] == "read while recording" && messages[2] == "after", "\(messages)")
+        #expect(messages[1].hasPrefix("gap: 16 bytes skipped while spytail was idle"), "\(messages)")
+        #expect(!messages.contains("read while idle"))
+        tailer.inbox.push(.signal(SIGTERM))
+        #expect(Waiting.until(10, every: 0.01) { finished.value })
+    }
+}

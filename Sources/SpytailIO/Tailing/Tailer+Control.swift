@@ -37,6 +37,11 @@ extension Tailer {
             for (path, checkpoint) in saved.sorted(by: { $0.key < $1.key }) { try resume(path, from: [checkpoint]) }
             try reconcileEverything()
         }
+        // An entry the multiline assembler still holds was read under the old state: it goes out (recording) or
+        // into the gap (idle) before the state changes, not whenever the idle timeout hands it out.
+        if old != newState && (old == .idle || newState == .idle) {
+            for file in files.values { try file.flushPendingEntry(emit) }
+        }
         for file in files.values {
             if newState == .idle { file.skippedFrom = file.resumeOffset }
             if old == .idle && newState != .idle, let from = file.skippedFrom, let source = file.source, file.resumeOffset > from {
