@@ -51,8 +51,7 @@ extension HTTPFace {
         return Self.json(.ok, json)
     }
 
-    /// What the dashboard labels and offers: categories (glyph, colour, entries seen), tags, integrations, and
-    /// the config's own filters.
+    /// What the dashboard labels and offers: categories (glyph, colour, entries seen), tags, integrations.
     private func vocabulary(_ o: inout JSONText.ObjectWriter, _ s: RunSnapshot) {
         guard let context = telemetry.viewContext else { return }
         o.field("categories") { j in

@@ -38,9 +38,12 @@ struct DashboardTests {
             }
         }
 
+        /// Ends the browser and spytail; spytail must still be running and stop cleanly (a sanitizer's report
+        /// ends it early with its own status: its stderr is in the message).
         func stop() {
             browser.quit()
-            _ = http.spytail.stop()
+            let (status, _) = http.spytail.stop()
+            #expect(status == 0, "spytail ended with status \(status):\n\(http.spytail.stderr)")
         }
 
         func count(_ selector: String) -> Int {

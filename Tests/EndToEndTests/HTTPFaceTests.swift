@@ -49,6 +49,17 @@ struct HTTPFaceTests {
         let outputs = object?["outputs"] as? [[String: Any]] ?? []
         #expect(outputs.first?["records"] as? Int == 3, "\(info.body)")
         #expect((object?["libraries"] as? [String: Any])?["pcre2"] != nil)
+        // The config's words, for the dashboard: categories with their counts, tags.
+        let categories = object?["categories"] as? [[String: Any]] ?? []
+        #expect(categories.map { $0["name"] as? String } == ["error", "warning", "debug", "info", "gap"], "\(info.body)")
+        #expect(categories.first { $0["name"] as? String == "debug" }?["count"] as? Int == 1)
+        #expect((object?["tags"] as? [[String: Any]])?.first?["name"] as? String == "net")
+
+        // The page's way to its bearer token: the cookie (or the token itself), never nothing.
+        #expect(try http.request("/api/session").status == 401)
+        #expect((try http.request("/api/session", cookie: session).json as? [String: Any])?["token"] as? String == http.token)
+        // /api/entries says where a stream picks up.
+        #expect(try http.authorized("/api/entries").header("X-Spytail-Through") == "3")
 
         // View filters: the same conditions as the config, per viewer; bad ones are a 400 naming them.
         #expect(try http.messages("?exclude=category:debug") == ["hello from the network", "boom happened"])

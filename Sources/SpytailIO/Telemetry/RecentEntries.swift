@@ -25,6 +25,9 @@ public final class RecentEntries: Sendable {
 
     public let capacity: Int
     private let ring: Mutex<Ring>
+    /// `ring.next - 1`, published after each append: viewers poll it between writes without taking the lock
+    /// (a release store after the entries are in, an acquire load before they are read under the lock).
+    private let newestNumber = Atomic<UInt64>(0)
 
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
@@ -41,6 +44,7 @@ public final class RecentEntries: Sendable {
                 ring.held.append(Held(first: ring.next, batch: batch))
                 ring.next += UInt64(batch.count)
             }
+            newestNumber.store(ring.next - 1, ordering: .releasing)
             // Batches wholly older than the newest `capacity` entries go.
             let oldest = ring.next > capacity ? ring.next - capacity : 1
             while ring.head < ring.held.count && ring.held[ring.head].end <= oldest { ring.head += 1 }
@@ -54,7 +58,7 @@ public final class RecentEntries: Sendable {
     }
 
     /// Number of the newest entry (0: none yet).
-    public var newest: UInt64 { ring.withLock { $0.next - 1 } }
+    public var newest: UInt64 { newestNumber.load(ordering: .acquiring) }
 
     /// Entries numbered after `seen`, oldest first, at most `limit`, as runs of their batches (one reference
     /// per batch, not per entry); `missed` counts those after `seen` that are no longer held. Returns the number
