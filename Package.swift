@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // C shims: system libraries from Debian packages, nothing else in them.
@@ -50,11 +51,20 @@ let package = Package(
                 .embedInCode("Dashboard/spotlight.js"), .embedInCode("Dashboard/test.html"),
                 .embedInCode("Dashboard/tests.js"), .embedInCode("Dashboard/favicon.svg"),
             ]),
+        // run's network outputs (ClickHouse over HTTP): batches shipped by AsyncHTTPClient on SwiftNIO, their
+        // acknowledgements handed to the checkpoints through `DeliveryLedger`. Kept out of the I/O layer.
+        .target(
+            name: "SpytailShipping",
+            dependencies: [
+                "SpytailCore", "SpytailIO",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         // The thin CLI.
         .executableTarget(
             name: "spytail",
             dependencies: [
-                "SpytailCore", "SpytailIO", "SpytailHTTP",
+                "SpytailCore", "SpytailIO", "SpytailHTTP", "SpytailShipping",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -70,6 +80,7 @@ let package = Package(
         .testTarget(name: "SpytailCoreTests", dependencies: ["SpytailCore", "SpytailTestSupport"]),
         .testTarget(name: "SpytailLogGenTests", dependencies: ["SpytailLogGen"]),
         .testTarget(name: "SpytailIOTests", dependencies: ["SpytailIO", "SpytailTestSupport", "CZlib"]),
+        .testTarget(name: "SpytailShippingTests", dependencies: ["SpytailShipping"]),
         // Runs the built binary; depending on the executable makes `swift test` build it first.
         .testTarget(name: "EndToEndTests", dependencies: ["SpytailTestSupport", "SpytailLogGen", "spytail"]),
     ]

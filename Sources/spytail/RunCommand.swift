@@ -4,6 +4,7 @@ import Logging
 import SpytailCore
 import SpytailHTTP
 import SpytailIO
+import SpytailShipping
 
 /// `spytail run`: follows the configured sources and exports every new line until SIGTERM.
 struct RunCommand: ParsableCommand {
@@ -70,7 +71,8 @@ struct RunCommand: ParsableCommand {
         }
         defer { face.stop() }
         do {
-            let tailer = try Tailer(configFile: file, store: store, events: reporter, clock: ContinuousClock(), telemetry: telemetry)
+            let tailer = try Tailer(configFile: file, store: store, events: reporter, clock: ContinuousClock(), telemetry: telemetry,
+                                    remote: NetworkOutputOpener())
             tailer.onReload = { newFile in
                 do {
                     for line in try face.apply(newFile) { FileHandleStderr.write(line + "\n") }

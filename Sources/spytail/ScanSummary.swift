@@ -19,6 +19,7 @@ struct ScanSummary {
             switch output.destination {
             case .stdout: name = "stdout"
             case .file(let path): name = path
+            case .clickhouse(let settings): name = settings.name
             }
             lines.append("  output[\(i)] \(name) (\(output.format.rawValue)): \(stats.writtenByOutput[i]) records")
         }

@@ -117,7 +117,40 @@ struct ConfigSiblingKeyTests {
           "parse.tags[0].match.regexp: unknown key; allowed here: contains, field, prefix, regex"]),
         (#"{"outputs":[{"type":"file","format":"xml","where":{"category":1}}]}"#,
          ["outputs[0].path: required key is missing", "outputs[0].format: 'xml' is not one of", "outputs[0].where.category: expected a string"]),
+        (#"{"outputs":[{"type":"clickhouse","url":"ftp://h","table":"1x","database":"a-b","batchMaxRecords":0,"format":"jsonl"}]}"#,
+         ["outputs[0].url: 'ftp://h' is not an http:// or https:// address",
+          "outputs[0].format: unknown key; allowed here: batchMaxMs, batchMaxRecords, bufferMaxRecords, createTable, database, passwordFile"]),
+        (#"{"outputs":[{"type":"clickhouse","url":"http://h:8123","table":"1x","database":"a-b","batchMaxRecords":0,"bufferMaxRecords":5,"batchMaxMs":10}]}"#,
+         ["outputs[0].table: '1x' must be letters, digits and '_'", "outputs[0].database: 'a-b' must be letters",
+          "outputs[0].batchMaxRecords: must be between 1 and 1000000", "outputs[0].bufferMaxRecords: must be at least batchMaxRecords (10000)"]),
+        (#"{"outputs":[{"type":"clickhouse"}]}"#, ["outputs[0].url: required key is missing"]),
     ]
+
+    @Test func decodesAClickHouseOutput() throws {
+        let config = try SpytailConfig.decode(Array(#"""
+            {"outputs":[{"type":"clickhouse","url":"https://ch.example:8443/","database":"logs","table":"app_1","user":"spy",
+              "passwordFile":"ch.secret","createTable":true,"batchMaxRecords":500,"batchMaxMs":250,"where":{"category":"error"}}]}
+            """#.utf8))
+        guard case .clickhouse(let ch) = config.outputs[0].destination else {
+            Issue.record("not a clickhouse output: \(config.outputs[0])")
+            return
+        }
+        #expect(ch.url == "https://ch.example:8443")
+        #expect(ch.database == "logs" && ch.table == "app_1" && ch.user == "spy" && ch.passwordFile == "ch.secret")
+        #expect(ch.createTable && ch.batchMaxRecords == 500 && ch.batchMaxMs == 250)
+        #expect(ch.bufferMaxRecords == 100_000 && ch.shutdownTimeoutMs == 10_000)
+        #expect(config.outputs[0].whereCondition == .category("error"))
+        #expect(ch.name == "clickhouse https://ch.example:8443 logs.app_1")
+    }
+
+    @Test(arguments: [
+        ("http://127.0.0.1:8123", "http://127.0.0.1:8123"), ("http://h", "http://h:80"), ("https://h/", "https://h:443"),
+        ("http://[::1]:9", "http://[::1]:9"), ("http://h:0", nil), ("http://h/db", nil), ("http://u:p@h", nil), ("h:80", nil),
+        ("http://", nil), ("http://h:x", nil),
+    ])
+    func httpEndpoints(_ text: String, _ expected: String?) {
+        #expect(HTTPEndpoint(text)?.description == expected)
+    }
 
     @Test(arguments: cases)
     func everyRealProblemOnceAndNothingElse(_ json: String, _ expected: [String]) {

@@ -26,8 +26,14 @@ enum Fixtures {
     }
     """#
 
-    static func compiled(filters: String = "[]", outputs: String = #"[{"type": "stdout"}]"#) throws -> CompiledConfig {
+    static func compiled(filters: String = "[]", outputs: String = #"[{"type": "stdout"}]"#, pattern: String? = nil) throws -> CompiledConfig {
         var json = configJSON
+        if let pattern {  // another parse.pattern, as a JSON string
+            let escaped = pattern.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
+            json = json.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { $0.contains("\"pattern\":") ? "    \"pattern\": \"\(escaped)\"," : String($0) }
+                .joined(separator: "\n")
+        }
         json.removeLast(2)
         json += #", "filters": \#(filters), "outputs": \#(outputs) }"#
         return try CompiledConfig(json: Array(json.utf8))

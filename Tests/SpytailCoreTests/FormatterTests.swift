@@ -116,4 +116,39 @@ struct StalledSinkTests {
     struct JSONValueProbe: Decodable {
         init(from decoder: any Decoder) throws {}
     }
+
+    // MARK: ClickHouse rows
+
+    func clickHouseRows(_ log: String) throws -> [String] {
+        let config = try Fixtures.compiled()
+        let writer = RecordingByteWriter()
+        let sink = FormattingSink(formatter: ClickHouseRowFormatter(vocabulary: config.rules.vocabulary, host: "web-1"), writer: writer)
+        try Fixtures.run(log, pipeline: EntryPipeline(config: config, sinks: [sink]))
+        return writer.lines
+    }
+
+    @Test func clickHouseRowHasTheTablesColumns() throws {
+        let rows = try clickHouseRows("2026-11-20T10:00:01Z ERROR [db] [tca] q \"x\"\n\tat f()\nplain\n")
+        #expect(rows == [
+            #"{"id":"0000000000abcdef-0","timestamp":"2026-11-20T10:00:01Z","time":null,"category":"error","tags":["tca","db"],"message":"q \"x\"","detail":"\tat f()","fields":"{\"level\":\"ERROR\",\"tags\":\"[db] [tca] \"}","path":"/logs/app.log","offset":0,"host":"web-1"}"#,
+            #"{"id":"0000000000abcdef-52","timestamp":null,"time":null,"category":"info","tags":[],"message":"plain","detail":null,"fields":"{}","path":"/logs/app.log","offset":52,"host":"web-1"}"#,
+        ])
+    }
+
+    @Test func clickHouseFieldsAreJSONTextEvenForHostileValues() throws {
+        // A field value with a quote, a backslash, a control byte and invalid UTF-8: the row is JSON, and its
+        // `fields` string is JSON again.
+        let log: [UInt8] = Array("t INFO [db] ".utf8) + [0x22, 0x5C, 0x01, 0xFF] + Array(" m\n".utf8)
+        let config = try Fixtures.compiled(pattern: #"^(?<timestamp>\S+) (?<level>[A-Z]+) (?<tags>\S+ \S+) (?<message>.*)$"#)
+        let writer = RecordingByteWriter()
+        let sink = FormattingSink(formatter: ClickHouseRowFormatter(vocabulary: config.rules.vocabulary, host: "h\"1"), writer: writer)
+        try Fixtures.run(String(decoding: log, as: UTF8.self), pipeline: EntryPipeline(config: config, sinks: [sink]))
+        struct Row: Decodable { let fields: String; let host: String; let message: String }
+        let row = try JSONDecoder().decode(Row.self, from: Data(writer.lines[0].utf8))
+        let fields = try JSONDecoder().decode([String: String].self, from: Data(row.fields.utf8))
+        #expect(fields["tags"] == "[db] \"\\\u{1}\u{FFFD}")
+        #expect(fields["level"] == "INFO")
+        #expect(row.host == "h\"1")
+        #expect(row.message == "m")
+    }
 }

@@ -37,6 +37,40 @@ extension ByteCursor {
         append(UnsafeBufferPointer(start: base + runStart, count: n - runStart))
     }
 
+    /// `bytes` as the content of a JSON string that is itself inside a JSON string (JSON text stored as a
+    /// string column): every escape of `appendJSONEscaped` gets its backslash escaped once more. At most
+    /// 7 bytes per byte (`\\u001f`). Meant for short values (fields): it goes byte by byte.
+    public mutating func appendJSONEscapedTwice(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b >= 0x80 {
+                let length = UTF8Validation.sequenceLength(bytes.baseAddress! + i, available: bytes.count - i)
+                if length > 0 {
+                    append(UnsafeBufferPointer(rebasing: bytes[i..<(i + length)]))
+                    i += length
+                } else {
+                    append(0xEF); append(0xBF); append(0xBD)
+                    i += 1
+                }
+                continue
+            }
+            if b >= 0x20 && b != 0x22 && b != 0x5C {
+                append(b)
+            } else {
+                append(0x5C)  // the inner escape's backslash, escaped for the outer string
+                appendEscape(for: b)
+                if b == 0x22 || b == 0x5C {
+                    // inner `\"` / `\\`: its second character needs the outer escape as well
+                    position -= 1
+                    append(0x5C)
+                    append(b)
+                }
+            }
+            i += 1
+        }
+    }
+
     /// True when some byte of `word` may be a control character, `"`, `\` or non-ASCII. False positives
     /// are fine (the bytes are then checked one by one); false negatives are not.
     @inline(__always)

@@ -189,6 +189,8 @@ extension CompiledConfig {
                     d.report(path.appending("type"), .invalidValue("only one output may write to stdout (\(first) does already)"))
                 }
                 stdoutAt = stdoutAt ?? path
+            case .clickhouse:
+                break  // two outputs may fill one table (each record's id keeps it once)
             case .file(let file):
                 if let first = files[file] {
                     d.report(path.appending("path"), .invalidValue("'\(file)' is written by \(first) already"))

@@ -11,6 +11,8 @@ enum ConfigKeys {
     static let filter = ["exclude"]
     static let condition = ["contains", "prefix", "tag", "category", "integration"]
     static let output = ["type", "path", "format", "color", "where"]
+    static let clickhouseOutput = ["type", "where", "url", "database", "table", "user", "passwordFile", "createTable",
+                                   "batchMaxRecords", "batchMaxMs", "bufferMaxRecords", "shutdownTimeoutMs"]
     static let tail = ["maxOpenFiles", "rotateWaitMs", "syncIntervalMs"]
     static let http = ["listen", "tokenFile", "recentEntries", "maxViewers"]
 }

@@ -175,6 +175,9 @@ extension SpytailConfig {
     }
 
     static func decodeOutput(_ json: JSONValue, _ path: JSONPath, _ d: ConfigDiagnostics) -> Output? {
+        if case .object(let members) = json, members["type"] == .string("clickhouse") {
+            return decodeClickHouse(json, path, d)
+        }
         guard let r = ObjectReader(json, at: path, d, keys: ConfigKeys.output) else { return nil }
         defer { r.finish() }
         let type = r.string("type", required: true)
@@ -196,12 +199,43 @@ extension SpytailConfig {
         case nil:
             return nil
         case let other?:
-            r.report("type", .invalidValue("'\(other)' is not one of: stdout, file"))
+            r.report("type", .invalidValue("'\(other)' is not one of: stdout, file, clickhouse"))
             return nil
         }
         var output = Output(destination: destination, format: format ?? (destination == .stdout ? .text : .jsonl),
                             whereCondition: condition)
         output.color = color
         return output
+    }
+
+    static func decodeClickHouse(_ json: JSONValue, _ path: JSONPath, _ d: ConfigDiagnostics) -> Output? {
+        guard let r = ObjectReader(json, at: path, d, keys: ConfigKeys.clickhouseOutput) else { return nil }
+        defer { r.finish() }
+        let condition = r.object("where", keys: ConfigKeys.condition).flatMap { decodeCondition($0, d) }
+        guard let url = r.string("url", required: true) else { return nil }
+        guard let endpoint = HTTPEndpoint(url) else {
+            r.report("url", .invalidValue("'\(url)' is not an http:// or https:// address with a host (and no path)"))
+            return nil
+        }
+        var output = ClickHouseOutput(url: endpoint.description)
+        for key in ["database", "table"] {
+            guard let name = r.string(key) else { continue }
+            guard ClickHouseTable.isPlainName(name) else {
+                r.report(key, .invalidValue("'\(name)' must be letters, digits and '_', not starting with a digit"))
+                continue
+            }
+            if key == "database" { output.database = name } else { output.table = name }
+        }
+        output.user = r.string("user") ?? output.user
+        output.passwordFile = r.string("passwordFile")
+        output.createTable = r.bool("createTable") ?? false
+        output.batchMaxRecords = r.integer("batchMaxRecords", in: 1...1_000_000) ?? output.batchMaxRecords
+        output.batchMaxMs = r.integer("batchMaxMs", in: 1...600_000) ?? output.batchMaxMs
+        output.bufferMaxRecords = r.integer("bufferMaxRecords", in: 1...10_000_000) ?? max(output.bufferMaxRecords, 2 * output.batchMaxRecords)
+        output.shutdownTimeoutMs = r.integer("shutdownTimeoutMs", in: 0...600_000) ?? output.shutdownTimeoutMs
+        if output.bufferMaxRecords < output.batchMaxRecords {
+            r.report("bufferMaxRecords", .invalidValue("must be at least batchMaxRecords (\(output.batchMaxRecords))"))
+        }
+        return Output(destination: .clickhouse(output), format: .jsonl, whereCondition: condition)
     }
 }

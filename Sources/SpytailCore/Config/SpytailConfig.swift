@@ -157,6 +157,8 @@ public struct SpytailConfig: Sendable, Equatable {
             case stdout
             /// Relative to the config file's folder; the folder must exist.
             case file(String)
+            /// Rows inserted into a ClickHouse table over HTTP (`run` only); the format is the table's.
+            case clickhouse(ClickHouseOutput)
         }
         public enum Format: String, Sendable, CaseIterable { case jsonl, text, logfmt }
         public enum Color: String, Sendable, CaseIterable { case auto, always, never }

@@ -28,7 +28,18 @@ public struct SinkError: Error, Sendable, Equatable, CustomStringConvertible {
         case closedByReader
         /// No space left on the device (ENOSPC, EDQUOT).
         case noSpace
+        /// A network destination does not take more now (unreachable, failing, its buffer full): the
+        /// bytes wait, reading pauses, as for a full disk. The text says why.
+        case waiting(String)
         case other(errno: Int32, message: String)
+
+        /// The output will take the bytes later: reading pauses and the write is retried (nothing is lost).
+        public var pausesReading: Bool {
+            switch self {
+            case .noSpace, .waiting: true
+            case .closedByReader, .other: false
+            }
+        }
     }
 
     public let destination: String
@@ -46,6 +57,7 @@ public struct SinkError: Error, Sendable, Equatable, CustomStringConvertible {
         switch cause {
         case .closedByReader: "\(destination): the reader closed the pipe"
         case .noSpace: "\(destination): no space left on device"
+        case .waiting(let reason): "\(destination): \(reason)"
         case .other(let errno, let message): "\(destination): write failed: \(message) (errno \(errno))"
         }
     }

@@ -21,7 +21,7 @@ public final class FormattingSink: EntrySink {
         guard buffer.count >= batchBytes, !isStalled else { return }
         do {
             try flush()
-        } catch where error.cause == .noSpace {
+        } catch where error.cause.pausesReading {
             // Keep buffering: the owner sees `isStalled`, stops reading, and retries `flush()` later.
         }
     }
@@ -37,7 +37,7 @@ public final class FormattingSink: EntrySink {
             try writer.write(buffer.bytes)
         } catch {
             buffer.removeFirst(error.written)
-            isStalled = error.cause == .noSpace
+            isStalled = error.cause.pausesReading
             throw error
         }
         buffer.removeAll()

@@ -44,6 +44,13 @@ public struct ConfigFile {
                                             .invalidValue("folder '\(folder)' does not exist")))
             }
         }
+        for (i, output) in config.outputs.enumerated() {
+            guard case .clickhouse(let settings) = output.destination, let file = settings.passwordFile else { continue }
+            if Syscall.stat(resolve(file)) == nil {
+                problems.append(ConfigError(JSONPath.root.appending("outputs").appending(i).appending("passwordFile"),
+                                            .invalidValue("file '\(resolve(file))' does not exist")))
+            }
+        }
         if let token = config.http?.tokenFile, Syscall.stat(resolve(token)) == nil {
             problems.append(ConfigError(JSONPath.root.appending("http").appending("tokenFile"),
                                         .invalidValue("file '\(resolve(token))' does not exist")))
@@ -55,7 +62,7 @@ public struct ConfigFile {
         return problems
     }
 
-    static func readAll(_ path: String) throws(ConfigFileError) -> [UInt8] {
+    public static func readAll(_ path: String) throws(ConfigFileError) -> [UInt8] {
         let source: any ByteSource
         do {
             source = try FileOpener.open(path)

@@ -14,11 +14,11 @@ public enum RunProblem: Sendable, Equatable, CustomStringConvertible {
     /// Saving checkpoints failed; exporting goes on (said once until a save works).
     case checkpointSaveFailed(String)
     case checkpointsSavedAgain
-    /// An output is full: reading pauses.
-    case outputFull(destination: String, retrySeconds: Int64)
+    /// An output is full (a disk) or not taking more (a network destination): reading pauses.
+    case outputFull(SinkError, retrySeconds: Int64)
     case outputsWritable(afterSeconds: Int64)
     /// Stopping while an output is still full: the unwritten lines are read again on restart.
-    case stillFullAtStop(destination: String)
+    case stillFullAtStop(SinkError)
     /// A stop came while a rotated file was caught up on a full output: checkpoints stay where they were.
     case stoppedMidCatchUp
     /// A checkpointed file has other bytes before its offset now: read from the start.
@@ -27,6 +27,14 @@ public enum RunProblem: Sendable, Equatable, CustomStringConvertible {
     case chainKeptChanging(path: String)
     /// A retired rotated file is shorter than what was read of it: not read again.
     case shorterThanRead(path: String, offset: Int64, size: Int64)
+    /// A network output cannot deliver (unreachable, 5xx): retried with backoff, records wait (said once).
+    case deliveryFailing(destination: String, reason: String, waiting: UInt64)
+    /// The destination refused a batch (4xx: a wrong table or column): the output stalls, nothing is
+    /// dropped, until the config is fixed and reloaded (the batch is also tried again every `retrySeconds`).
+    case deliveryRefused(destination: String, reason: String, retrySeconds: Int64)
+    case deliveryRecovered(destination: String, afterSeconds: Int64)
+    /// Stopping with records not acknowledged within the shutdown timeout: read again on restart.
+    case undeliveredAtStop(destination: String, records: UInt64)
     /// SIGUSR1 while the config says disabled.
     case toggleIgnoredWhileDisabled
 
@@ -41,11 +49,11 @@ public enum RunProblem: Sendable, Equatable, CustomStringConvertible {
         case .checkpointSaveFailed(let error):
             "\(error); exporting goes on, saving is retried after every batch (a restart now would export again what came since the last save)"
         case .checkpointsSavedAgain: "checkpoints saved again"
-        case .outputFull(let destination, let seconds):
-            "\(destination): no space left on device; reading paused, retrying every \(seconds == 1 ? "second" : "\(seconds) s")"
+        case .outputFull(let error, let seconds):
+            "\(error); reading paused, retrying every \(seconds == 1 ? "second" : "\(seconds) s")"
         case .outputsWritable(let seconds): "outputs writable again after \(seconds) s; reading resumes"
-        case .stillFullAtStop(let destination):
-            "\(destination): still no space; stopping without writing the last bytes (they are read again on restart)"
+        case .stillFullAtStop(let error):
+            "\(error); stopping without delivering the last lines (they are read again on restart)"
         case .stoppedMidCatchUp:
             "stopping in the middle of catching up a rotated file while an output is full; checkpoints stay where they were, so that content is read again on restart"
         case .rewrittenInPlace(let path, let offset):
@@ -54,6 +62,13 @@ public enum RunProblem: Sendable, Equatable, CustomStringConvertible {
             "\(path): its rotated chain kept changing while it was being resumed; following it from the start"
         case .shorterThanRead(let path, let offset, let size):
             "\(path): a rotated file read to offset \(offset) is now shorter (\(size) bytes); not read again"
+        case .deliveryFailing(let destination, let reason, let waiting):
+            "\(destination): \(reason); retrying with backoff, \(waiting) record(s) waiting (reading pauses when the buffer is full)"
+        case .deliveryRefused(let destination, let reason, let seconds):
+            "\(destination): the server refused the batch: \(reason); nothing is dropped: fix the config and reload (tried again every \(seconds) s)"
+        case .deliveryRecovered(let destination, let seconds): "\(destination): delivering again after \(seconds) s"
+        case .undeliveredAtStop(let destination, let records):
+            "\(destination): \(records) record(s) not acknowledged at stop; checkpoints stay before them, so they are sent again on restart"
         case .toggleIgnoredWhileDisabled: "SIGUSR1 ignored: the config says \"state\": \"disabled\""
         }
     }

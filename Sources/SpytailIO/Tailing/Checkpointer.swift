@@ -4,6 +4,10 @@ import SpytailCore
 /// (or when a sync is due), fsync'ed at most every `syncInterval` and at exit, through the store's tmp +
 /// fsync + rename. The caller flushes every output first, so a checkpoint is never ahead of the data; the
 /// run's condition says whether saving is allowed and says a failure (and the recovery) once.
+///
+/// Outputs acknowledged later (network outputs, `DeliveryLedger`): each set of checkpoints is noted with
+/// how many records every such output had taken, and waits until they are all acknowledged; the newest
+/// set acknowledged is the one saved. Without such outputs a set is saved at once.
 final class Checkpointer {
     enum Outcome: Equatable {
         case unchanged
@@ -11,8 +15,19 @@ final class Checkpointer {
         case failed(String)
     }
 
+    /// A set of checkpoints waiting for acknowledgements.
+    struct Pending {
+        let checkpoints: [Checkpoint]
+        let marks: [(ledger: DeliveryLedger, taken: UInt64)]
+        var acknowledged: Bool { marks.allSatisfy { $0.ledger.hasAcknowledged($0.taken) } }
+    }
+
+    /// Sets waiting at most; beyond it the middle ones are dropped (a later set supersedes them anyway).
+    static let maxPending = 256
+
     let store: (any CheckpointStore)?
     private(set) var lastSaved: [Checkpoint] = []
+    private(set) var pending: [Pending] = []
     private var lastSync: Duration = .zero
     /// A save since the last fsync.
     private(set) var unsynced = false
@@ -27,15 +42,35 @@ final class Checkpointer {
         do { return (try store.load(), nil) } catch { return ([], "\(error)") }
     }
 
-    /// Saves `checkpoints` when they changed, or makes them durable when `durable` or a sync is due.
-    func save(_ checkpoints: [Checkpoint], now: Duration, durable: Bool, settings: RunSettings) -> Outcome {
+    /// Notes `checkpoints` behind the outputs' `ledgers` and saves the newest set every output
+    /// acknowledged, when it changed, or makes the last save durable when `durable` or a sync is due.
+    func save(_ checkpoints: [Checkpoint], ledgers: [DeliveryLedger] = [], now: Duration, durable: Bool,
+              settings: RunSettings) -> Outcome {
+        let marks = ledgers.map { (ledger: $0, taken: $0.taken) }
+        if pending.last?.checkpoints != checkpoints && (pending.isEmpty ? lastSaved != checkpoints : true) {
+            pending.append(Pending(checkpoints: checkpoints, marks: marks))
+            if pending.count > Self.maxPending { pending.remove(at: pending.count / 2) }
+        }
+        return saveAcknowledged(now: now, durable: durable, settings: settings)
+    }
+
+    /// Saves the newest noted set that every output acknowledged (nothing new is noted: reading is paused
+    /// behind an output, but what was acknowledged before may still be saved).
+    func saveAcknowledged(now: Duration, durable: Bool, settings: RunSettings) -> Outcome {
+        var newest: Int?
+        for (i, set) in pending.enumerated() where set.acknowledged { newest = i }
+        let checkpoints = newest.map { pending[$0].checkpoints } ?? lastSaved
         let syncDue = durable || (unsynced && now - lastSync >= settings.syncInterval)
-        guard let store, checkpoints != lastSaved || syncDue else { return .unchanged }
+        guard let store, checkpoints != lastSaved || syncDue else {
+            if let newest { pending.removeFirst(newest + 1) }
+            return .unchanged
+        }
         do {
             try store.save(checkpoints, durable: syncDue)
         } catch {
             return .failed("\(error)")
         }
+        if let newest { pending.removeFirst(newest + 1) }
         if checkpoints != lastSaved { unsynced = !syncDue }
         if syncDue {
             lastSync = now

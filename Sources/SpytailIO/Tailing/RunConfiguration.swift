@@ -11,11 +11,38 @@ struct RunConfiguration {
     let settings: RunSettings
 
     /// Opens the outputs and compiles what the file says; fails when an output cannot be opened.
-    init(_ file: ConfigFile) throws(SinkError) {
+    init(_ file: ConfigFile, remote: (any RemoteOutputOpener)?) throws(SinkError) {
         self.file = file
-        outputs = try OutputOpener.open(file.config.outputs, vocabulary: file.compiled.rules.vocabulary, resolve: file.resolve)
+        outputs = try OutputOpener.open(file.config.outputs, vocabulary: file.compiled.rules.vocabulary, resolve: file.resolve,
+                                        remote: remote)
         pipeline = EntryPipeline(config: file.compiled, sinks: outputs.map { FormattingSink(formatter: $0.formatter, writer: $0.writer) })
         discovery = PathDiscovery(baseDirectory: file.baseDirectory, sources: file.config.sources)
         settings = RunSettings(config: file.config)
     }
+
+    /// The outputs acknowledged later than written (network outputs).
+    var deliveries: [any AcknowledgingOutput] { outputs.compactMap(\.delivery) }
+    var ledgers: [DeliveryLedger] { deliveries.map(\.ledger) }
+
+    /// Starts the network outputs, which take over what the same outputs of `previous` (a reload: same
+    /// index, same kind) have not delivered; the ones the new config dropped stop, their records abandoned.
+    func startDeliveries(after previous: RunConfiguration?, notify: @escaping @Sendable (DeliveryNotice) -> Void) {
+        var adopted = Set<ObjectIdentifier>()
+        for (i, output) in outputs.enumerated() {
+            guard let delivery = output.delivery else { continue }
+            if let previous, i < previous.outputs.count, let old = previous.outputs[i].delivery,
+               type(of: old) == type(of: delivery) {
+                delivery.adopt(old)
+                adopted.insert(ObjectIdentifier(old))
+            }
+            delivery.start(notify: notify)
+        }
+        for old in previous?.deliveries ?? [] where !adopted.contains(ObjectIdentifier(old)) {
+            old.stop()
+            old.ledger.retire()
+        }
+    }
+
+    /// Stops the network outputs without waiting (a refused reload's, or the run's on an error).
+    func stopDeliveries() { for delivery in deliveries { delivery.stop() } }
 }

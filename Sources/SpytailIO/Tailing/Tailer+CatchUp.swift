@@ -66,10 +66,13 @@ extension Tailer {
             do {
                 try pipeline.flush()
                 break
-            } catch where error.cause == .noSpace {
+            } catch where error.cause.pausesReading {
                 stall(error)  // said once; the retry clock starts now
                 while !stopRequested, let retry = condition.nextDeadline(settings: settings), case let left = retry - uptime, left > .zero {
-                    if case .some(.some(let event)) = inbox.pop(timeout: left) { deferred += [event] + inbox.drain() }
+                    if case .some(.some(let event)) = inbox.pop(timeout: left) {
+                        deferred += [event] + inbox.drain()
+                        if deferred.contains(where: \.isAcknowledgement) { break }  // room again: retry now
+                    }
                 }
                 if stopRequested {
                     condition.freezeCheckpoints()

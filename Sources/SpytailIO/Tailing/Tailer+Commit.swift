@@ -6,17 +6,19 @@ extension Tailer {
     /// outputs are retried every `stallRetry`; the bytes already formatted wait in the sinks.
     func stall(_ error: SinkError) {
         if condition.outputFull(at: uptime) {
-            report(.outputFull(destination: error.destination, retrySeconds: settings.stallRetry.components.seconds))
-            publishStall(error.destination)
+            stallSaid = error.cause == .noSpace  // a network output says its problems itself, once
+            if stallSaid { report(.outputFull(error, retrySeconds: settings.stallRetry.components.seconds)) }
+            publishStall(error)
         }
     }
 
     /// Retries a full output; once everything is out, reading resumes where it stopped.
-    func retryStalledOutputs() throws(SinkError) {
-        guard condition.isStalled, condition.retryDue(at: uptime, settings: settings) || !pipeline.isStalled else { return }
+    /// `now`: a network output acknowledged records (room again), no need to wait for the retry timer.
+    func retryStalledOutputs(now: Bool = false) throws(SinkError) {
+        guard condition.isStalled, now || condition.retryDue(at: uptime, settings: settings) || !pipeline.isStalled else { return }
         do {
             try pipeline.flush()
-        } catch where error.cause == .noSpace {
+        } catch where error.cause.pausesReading {
             _ = condition.outputFull(at: uptime)
             return
         }
@@ -27,16 +29,25 @@ extension Tailer {
     /// Every output took its bytes: says how long reading was paused.
     func endStall() {
         if let paused = condition.outputsWritable(at: uptime) {
-            report(.outputsWritable(afterSeconds: paused.components.seconds))
+            if stallSaid { report(.outputsWritable(afterSeconds: paused.components.seconds)) }
             publishStall(nil)
         }
     }
 
     /// Outputs first, then checkpoints: a checkpoint never runs ahead of the data.
     func commit(durable: Bool) throws(SinkError) {
-        guard condition.mayCheckpoint else { return }  // nothing is saved while an output holds bytes back
-        try pipeline.flush()
-        switch checkpointer.save(currentCheckpoints(), now: uptime, durable: durable, settings: settings) {
+        let outcome: Checkpointer.Outcome
+        if condition.mayCheckpoint {
+            try pipeline.flush()
+            outcome = checkpointer.save(currentCheckpoints(), ledgers: configuration.ledgers, now: uptime, durable: durable,
+                                        settings: settings)
+        } else if condition.isStalled && condition.checkpoints != .frozen {
+            // Nothing new is noted while an output holds bytes back; what was acknowledged before still counts.
+            outcome = checkpointer.saveAcknowledged(now: uptime, durable: durable, settings: settings)
+        } else {
+            return
+        }
+        switch outcome {
         case .unchanged: break
         case .saved: if condition.checkpointSaved() { report(.checkpointsSavedAgain) }
         case .failed(let error): if condition.checkpointFailed() { report(.checkpointSaveFailed(error)) }
@@ -50,14 +61,18 @@ extension Tailer {
     }
 
     func shutDown() throws(SinkError) {
-        if condition.isStalled {
-            do {
-                try pipeline.flush()
-                _ = condition.outputsWritable(at: uptime)
-            } catch where error.cause == .noSpace {
-                // The checkpoints stay where the written data ends: these lines are read again next time.
-                report(.stillFullAtStop(destination: error.destination))
-            }
+        do {
+            try pipeline.flush()
+            _ = condition.outputsWritable(at: uptime)
+        } catch where error.cause.pausesReading {
+            // The checkpoints stay where the written data ends: these lines are read again next time.
+            _ = condition.outputFull(at: uptime)
+            report(.stillFullAtStop(error))
+        }
+        // Network outputs get their shutdown timeout to have the rest acknowledged; checkpoints follow.
+        for delivery in configuration.deliveries {
+            let left = delivery.finish()
+            if left > 0 { report(.undeliveredAtStop(destination: delivery.name, records: left)) }
         }
         try commit(durable: true)
         watcher?.stop(waiting: false)  // the thread ends within 1 s by itself; the caller exits or moves on

@@ -81,17 +81,20 @@ extension Tailer {
         }
         let made: RunConfiguration
         do {
-            made = try RunConfiguration(newFile)
+            made = try RunConfiguration(newFile, remote: remote)
         } catch {
             events.report(.configRejected("\(configFile.path): \(error)"))
             return
         }
         if let refusal = onReload?(newFile) {
+            made.stopDeliveries()
             events.report(.configRejected(refusal))
             return
         }
+        for delivery in configuration.deliveries { delivery.takeEverything() }  // a stalled one must not hold the reload
         try pipeline.flush()
         retirePipelineCounts()
+        made.startDeliveries(after: configuration, notify: deliveryNotice)
         configuration = made
         attachTap()
         events.report(.configReloaded(path: newFile.path))

@@ -109,8 +109,8 @@ extension Tailer {
     }
 
     /// Reading paused on a full output (or not any more): `/readyz` says so.
-    func publishStall(_ destination: String?) {
-        telemetry?.publish { $0.stalledOn = destination.map { "\($0): no space left on device; retrying" } }
+    func publishStall(_ error: SinkError?) {
+        telemetry?.publish { $0.stalledOn = error.map { "\($0); retrying" } }
     }
 }
 

@@ -57,9 +57,14 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     var publishedState: SpyState?
     /// Asked before a reloaded config is taken (the HTTP face rebinds); a reason refuses the reload.
     public var onReload: ((ConfigFile) -> String?)?
+    /// Opens network outputs (nil: a config with one is refused when its outputs open).
+    let remote: (any RemoteOutputOpener)?
+    /// The current stall was said on stderr (a full disk is; a network output says its own problems).
+    var stallSaid = false
 
     public init(configFile: ConfigFile, store: (any CheckpointStore)?, events: any EventReporter, clock: C,
-                fileEvents: @escaping FileEventsFactory = InotifyWatcher.make, telemetry: RunTelemetry? = nil) throws(SinkError) {
+                fileEvents: @escaping FileEventsFactory = InotifyWatcher.make, telemetry: RunTelemetry? = nil,
+                remote: (any RemoteOutputOpener)? = nil) throws(SinkError) {
         self.clock = clock
         makeFileEvents = fileEvents
         if let stepped = clock as? any SteppedClock {
@@ -72,7 +77,8 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         started = clock.now
         self.events = events
         checkpointer = Checkpointer(store: store)
-        configuration = try RunConfiguration(configFile)
+        self.remote = remote
+        configuration = try RunConfiguration(configFile, remote: remote)
         state = configFile.config.state
         buffer = .allocate(byteCount: 256 * 1024, alignment: 64)
         self.telemetry = telemetry
@@ -103,10 +109,12 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
             report(.inotifyUnavailable(reason: "\(error)", pollSeconds: settings.pollInterval.components.seconds))
         }
         configStamp = FileStamp(configFile.path)
+        configuration.startDeliveries(after: nil, notify: deliveryNotice)
         do {
             try loop()
         } catch {
             watcher?.stop(waiting: false)
+            configuration.stopDeliveries()
             if let problem = checkpointer.saveDelivered() { report(.checkpointSaveFailed(problem)) }
             throw error
         }
@@ -115,7 +123,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     private func loop() throws(SinkError) {
         do {
             try startUp()
-        } catch where error.cause == .noSpace {
+        } catch where error.cause.pausesReading {
             stall(error)  // what start-up did not get to is picked up when the output drains
         }
         publishTelemetry(force: true)
@@ -134,7 +142,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
                 try onTimers()
                 try commit(durable: false)
                 if telemetry != nil, batch.contains(where: \.isFileEvent) { telemetry?.exported(after: (uptime - arrived).seconds) }
-            } catch where error.cause == .noSpace {
+            } catch where error.cause.pausesReading {
                 stall(error)
             }
             publishTelemetry()
@@ -143,6 +151,12 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     }
 
     enum Outcome { case goOn, stop }
+
+    /// Where network outputs post their notices (their own threads).
+    var deliveryNotice: @Sendable (DeliveryNotice) -> Void {
+        let inbox = self.inbox
+        return { inbox.push(.delivery($0)) }
+    }
 
     func handle(_ batch: [RunEvent]) throws(SinkError) -> Outcome {
         var directories = Set<String>(), paths = Set<String>(), arrived = Set<String>(), everything = false, reload = false
@@ -158,6 +172,10 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
                 try enter(newState)
             case .request(.reload):
                 reload = true
+            case .delivery(.acknowledged):
+                if condition.isStalled { try retryStalledOutputs(now: true) }
+            case .delivery(.problem(let problem)):
+                report(problem)
             case .signal, .clockAdvanced:
                 break  // timers are looked at after every batch
             case .watch(.overflow):

@@ -4,9 +4,12 @@ import SpytailCore
 public struct OpenOutput {
     public let formatter: any EntryFormatter
     public let writer: any ByteWriter
+    /// Set when the writer's bytes are acknowledged later (a network output; the writer itself).
+    public let delivery: (any AcknowledgingOutput)?
 
-    public init(formatter: any EntryFormatter, writer: any ByteWriter) {
+    public init(formatter: any EntryFormatter, writer: any ByteWriter, delivery: (any AcknowledgingOutput)? = nil) {
         self.formatter = formatter
         self.writer = writer
+        self.delivery = delivery
     }
 }

@@ -4,13 +4,19 @@ import SpytailCore
 public enum OutputOpener {
     /// One formatter and writer per output of `config`, in order; `auto` colour means "on a terminal".
     public static func open(_ outputs: [SpytailConfig.Output], vocabulary: Vocabulary,
-                            resolve: (String) -> String) throws(SinkError) -> [OpenOutput] {
+                            resolve: (String) -> String, remote: (any RemoteOutputOpener)? = nil) throws(SinkError) -> [OpenOutput] {
         var opened: [OpenOutput] = []
         for output in outputs {
             let writer: FileDescriptorWriter
             switch output.destination {
             case .stdout: writer = .standardOutput()
             case .file(let path): writer = try .appending(to: resolve(path))
+            case .clickhouse(let settings):
+                guard let remote else {
+                    throw SinkError(destination: settings.name, cause: .other(errno: 0, message: "network outputs are shipped by `spytail run` only"))
+                }
+                opened.append(try remote.open(output, vocabulary: vocabulary, resolve: resolve))
+                continue
             }
             let color: Bool
             switch output.color {

@@ -24,7 +24,7 @@ final class PatientWriter: ByteWriter {
                 try base.write(rest)
                 if waited { spaceAgain() }
                 return
-            } catch where error.cause == .noSpace {
+            } catch where error.cause.pausesReading {
                 rest = UnsafeBufferPointer(rebasing: rest[min(error.written, rest.count)...])
                 waited = true
                 try waitForSpace(error)

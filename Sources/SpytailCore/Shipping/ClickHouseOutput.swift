@@ -1,0 +1,26 @@
+/// A `clickhouse` output: where the rows go and how they are batched. Decoded from the config; the
+/// password is read from `passwordFile` when the output opens, never kept in the config.
+public struct ClickHouseOutput: Sendable, Equatable {
+    /// `http://host:port` or `https://host:port` (no path: the HTTP interface answers at `/`).
+    public var url: String
+    public var database = "default"
+    public var table = "spytail_logs"
+    public var user = "default"
+    /// Relative to the config file's folder; its first line is the password.
+    public var passwordFile: String?
+    /// `CREATE TABLE IF NOT EXISTS` when the output opens (the DDL `spytail check --print-ddl` prints).
+    public var createTable = false
+    /// A batch is sent when it holds this many records…
+    public var batchMaxRecords = 10_000
+    /// …or this long after its first record came in.
+    public var batchMaxMs = 1_000
+    /// Records taken but not yet acknowledged, at most; beyond it reading pauses (back-pressure).
+    public var bufferMaxRecords = 100_000
+    /// How long a stop waits for the last batches to be acknowledged.
+    public var shutdownTimeoutMs = 10_000
+
+    public init(url: String) { self.url = url }
+
+    /// What messages call this output: `clickhouse http://host:8123 default.spytail_logs`.
+    public var name: String { "clickhouse \(url) \(database).\(table)" }
+}

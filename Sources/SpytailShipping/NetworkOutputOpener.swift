@@ -1,0 +1,38 @@
+import Glibc
+import SpytailCore
+import SpytailIO
+
+/// Opens `run`'s network outputs for the I/O layer: a `clickhouse` output becomes a `ClickHouseWriter`
+/// fed by the `ClickHouseRowFormatter`, its password read from `passwordFile` (first line).
+public struct NetworkOutputOpener: RemoteOutputOpener {
+    public init() {}
+
+    public func open(_ output: SpytailConfig.Output, vocabulary: Vocabulary, resolve: (String) -> String) throws(SinkError) -> OpenOutput {
+        guard case .clickhouse(let settings) = output.destination else {
+            preconditionFailure("NetworkOutputOpener asked to open a local output")
+        }
+        let password = try settings.passwordFile.map { file throws(SinkError) in try Self.readPassword(resolve(file), for: settings) }
+        let writer = try ClickHouseWriter(settings: settings, password: password)
+        return OpenOutput(formatter: ClickHouseRowFormatter(vocabulary: vocabulary, host: Self.hostName()), writer: writer, delivery: writer)
+    }
+
+    /// The first line of the file, without surrounding blanks; an unreadable file names itself (the
+    /// password never appears in a message).
+    static func readPassword(_ path: String, for settings: ClickHouseOutput) throws(SinkError) -> String {
+        let bytes: [UInt8]
+        do {
+            bytes = try ConfigFile.readAll(path)
+        } catch {
+            throw SinkError(destination: settings.name, cause: .other(errno: 0, message: "cannot read passwordFile '\(path)': \(error.unreadable ?? "\(error)")"))
+        }
+        let line = bytes.split(separator: 0x0A, omittingEmptySubsequences: true).first.map { Array($0) } ?? []
+        return String(decoding: line, as: UTF8.self).trimmingWhitespace()
+    }
+
+    /// This machine's name, for the `host` column.
+    static func hostName() -> String {
+        var name = [CChar](repeating: 0, count: 256)
+        guard gethostname(&name, name.count - 1) == 0 else { return "unknown" }
+        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+import SpytailTestSupport
+
+/// `run` shipping to a real ClickHouse server (Debian's 18.16, started here on loopback ports): every line
+/// arrives once (`FINAL` collapses what a crash made spytail send twice) through rotations, a ClickHouse
+/// crash and a spytail crash; a wrong table is named and nothing is lost after the fix; `where` routes;
+/// batches stay within their limit; memory stays bounded while the server is down.
+@Suite(.serialized)
+struct ClickHouseOutputTests {
+    static let pattern = #"^(?<timestamp>\\S+) (?<level>[A-Z]+) (?<message>.*)$"#
+
+    static func config(_ server: ClickHouseServer, table: String = "logs", extraOutput: String = "", options: String = "") -> String {
+        #"""
+        {"sources": [{"name": "app", "include": ["logs/app.log"]}], "checkpoints": "state/checkpoints.json",
+         "parse": {"pattern": "\#(pattern)",
+                   "categories": [{"name": "error", "display": "E", "match": {"field": "level", "prefix": "ERROR"}},
+                                  {"name": "info", "display": "I", "default": true}]},
+         "outputs": [{"type": "clickhouse", "url": "\#(server.url)", "table": "\#(table)", "user": "spy", "passwordFile": "ch.secret",
+                      "createTable": true\#(options)}\#(extraOutput)]}
+        """#
+    }
+
+    /// A workspace with logs/app.log (empty), the password file and a running server; nil when the
+    /// server is not installed (recorded as a failure: scripts/install-deps installs it).
+    static func prepare() throws -> (TemporaryDirectory, ClickHouseServer)? {
+        #expect(ClickHouseServer.installed, "Debian's clickhouse-server is missing: scripts/install-deps installs it")
+        guard ClickHouseServer.installed else { return nil }
+        let dir = try RunTools.workspace()
+        dir.write("logs/app.log", "")
+        dir.write("ch.secret", ClickHouseServer.password + "\n")
+        return (dir, try ClickHouseServer(in: dir))
+    }
+
+    static func counts(_ server: ClickHouseServer, _ table: String = "logs") -> (rows: Int, distinct: Int)? {
+        guard let text = server.query("SELECT count(), uniqExact(message) FROM `\(table)` FINAL FORMAT TSV") else { return nil }
+        let parts = text.split(separator: "\t").compactMap { Int($0) }
+        return parts.count == 2 ? (parts[0], parts[1]) : nil
+    }
+
+    @Test func everyLineOnceThroughRotationsAClickHouseCrashAndASpytailCrash() throws {
+        guard let (dir, server) = try Self.prepare() else { return }
+        defer { server.kill(); dir.remove() }
+        let config = dir.write("spytail.json", Self.config(server, options: #", "batchMaxRecords": 2000, "batchMaxMs": 200"#))
+        let log = dir.file("logs/app.log")
+        var spytail = try RunningSpytail(config: config, in: dir)
+        #expect(RunTools.waitUntil { spytail.stderr.contains("following from offset 0") }, "\(spytail.stderr)")
+
+        let total = 50_000
+        let writer = try RunTools.startWriter(log, first: 1, count: total, rate: 4000, in: dir)
+        let rotateConfig = dir.write("logrotate.conf", "\(log) {\n    rotate 10\n    create\n    compress\n    delaycompress\n    postrotate\n        kill -HUP \(writer.processIdentifier)\n    endscript\n}\n")
+        func onDisk(_ n: Int) -> Bool {
+            RunTools.waitUntil(30) { (try? String(contentsOfFile: log, encoding: .utf8))?.contains("seq=\(n) ") == true || !writer.isRunning }
+        }
+        func rotate() throws {
+            let result = try RunTools.logrotate(rotateConfig, state: dir.file("state/logrotate.status"))
+            #expect(result.status == 0, "logrotate: \(result.stderr)")
+        }
+
+        #expect(onDisk(8_000))
+        try rotate()
+        #expect(onDisk(16_000))
+        server.kill()  // mid-stream, as a crash; back 5 s later
+        Thread.sleep(forTimeInterval: 5)
+        try server.start()
+        #expect(onDisk(28_000))
+        try rotate()
+        #expect(onDisk(36_000))
+        spytail.killHard()  // checkpoints are where ClickHouse acknowledged: what follows is sent again
+        spytail = try RunningSpytail(config: config, in: dir)
+        writer.waitUntilExit()
+        #expect(writer.terminationStatus == 0)
+
+        var last: (rows: Int, distinct: Int)?
+        let complete = RunTools.waitUntil(90) {
+            last = Self.counts(server)
+            return last?.rows == total
+        }
+        #expect(complete, "FINAL holds \(String(describing: last)) of \(total)\n\(spytail.stderr.suffix(3000))")
+        #expect(last?.distinct == total, "every line's text once: \(String(describing: last))")
+        let raw = server.query("SELECT count() FROM logs FORMAT TSV").flatMap { Int($0) } ?? 0
+        print("clickhouse: \(total) lines, \(raw) rows before FINAL (re-sent after the crashes: \(raw - total))")
+        let sizes = server.insertSizes("logs")
+        #expect(!sizes.isEmpty && sizes.allSatisfy { $0 <= 2000 }, "insert sizes \(sizes.max() ?? -1)")
+        #expect(spytail.stop().status == 0, "\(spytail.stderr)")
+    }
+
+    @Test func aWrongTableIsNamedAndNothingIsLostAfterTheFixAndAReload() throws {
+        guard let (dir, server) = try Self.prepare() else { return }
+        defer { server.kill(); dir.remove() }
+        let config = dir.write("spytail.json", Self.config(server, table: "nosuch", options: #", "createTable": false, "batchMaxMs": 50"#)
+            .replacingOccurrences(of: #""createTable": true, "createTable": false"#, with: #""createTable": false"#))
+        let spytail = try RunningSpytail(config: config, in: dir)
+        defer { _ = spytail.stop() }
+        var text = ""
+        for i in 1...100 { text += "2026-11-20T10:00:00Z INFO line \(i)\n" }
+        try RunToolsOutput.append(dir.file("logs/app.log"), text)
+        #expect(RunTools.waitUntil { spytail.stderr.contains("nosuch") && spytail.stderr.contains("doesn't exist") },
+                "the server's own text naming the table: \(spytail.stderr)")
+        #expect(spytail.stderr.contains("nothing is dropped: fix the config and reload"))
+
+        // The fix: the right table (created); the config file changes, run reloads it by itself.
+        dir.write("spytail.json", Self.config(server, options: #", "batchMaxMs": 50"#))
+        #expect(RunTools.waitUntil(30) { Self.counts(server)?.rows == 100 }, "\(spytail.stderr)")
+        #expect(Self.counts(server)?.distinct == 100)
+        #expect(spytail.stop().status == 0, "\(spytail.stderr)")
+    }
+
+    @Test func whereRoutesAndEveryBatchStaysWithinItsLimit() throws {
+        guard let (dir, server) = try Self.prepare() else { return }
+        defer { server.kill(); dir.remove() }
+        let errors = #", {"type": "clickhouse", "url": "\#(server.url)", "table": "errors", "user": "spy", "passwordFile": "ch.secret", "createTable": true, "where": {"category": "error"}}"#
+        let config = dir.write("spytail.json", Self.config(server, extraOutput: errors, options: #", "batchMaxRecords": 7, "batchMaxMs": 20"#))
+        var text = ""
+        for i in 1...200 { text += "2026-11-20T10:00:00Z \(i % 10 == 0 ? "ERROR" : "INFO") line \(i)\n" }
+        try RunToolsOutput.append(dir.file("logs/app.log"), text)
+        let spytail = try RunningSpytail(config: config, in: dir)
+        #expect(RunTools.waitUntil(30) { Self.counts(server)?.rows == 200 && Self.counts(server, "errors")?.rows == 20 },
+                "logs \(String(describing: Self.counts(server))), errors \(String(describing: Self.counts(server, "errors")))\n\(spytail.stderr)")
+        #expect(server.query("SELECT count() FROM errors WHERE category != 'error' FORMAT TSV") == "0")
+        let sizes = server.insertSizes("logs")
+        #expect(sizes.reduce(0, +) == 200 && sizes.allSatisfy { $0 <= 7 }, "insert sizes \(sizes)")
+        #expect(spytail.stop().status == 0, "\(spytail.stderr)")
+    }
+
+    @Test func serverDownFor30sAt3000LinesPerSecondMemoryStaysBoundedAndEverythingArrives() throws {
+        guard let (dir, server) = try Self.prepare() else { return }
+        defer { server.kill(); dir.remove() }
+        let config = dir.write("spytail.json", Self.config(server, options: #", "bufferMaxRecords": 20000"#))
+        let spytail = try RunningSpytail(config: config, in: dir)
+        #expect(RunTools.waitUntil { spytail.stderr.contains("following from offset 0") }, "\(spytail.stderr)")
+        #expect(RunTools.waitUntil { server.query("EXISTS TABLE logs FORMAT TSV") == "1" })
+        server.kill()
+        let total = 90_000
+        let writer = try RunTools.startWriter(dir.file("logs/app.log"), first: 1, count: total, rate: 3000, in: dir)
+        var peakKiB = 0
+        func sample() {
+            let status = (try? String(contentsOfFile: "/proc/\(spytail.pid)/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+            peakKiB = max(peakKiB, Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0)
+        }
+        let down = Date()
+        while Date().timeIntervalSince(down) < 30 {  // the outage lasts 30 s: sample memory meanwhile
+            sample()
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+        #expect(spytail.stderr.contains("retrying with backoff"), "\(spytail.stderr)")
+        try server.start()
+        writer.waitUntilExit()
+        #expect(RunTools.waitUntil(90) { Self.counts(server)?.rows == total },
+                "\(String(describing: Self.counts(server))) of \(total)\n\(spytail.stderr.suffix(2000))")
+        sample()
+        print("clickhouse down 30 s at 3000 lines/s: peak RSS \(peakKiB / 1024) MiB (bufferMaxRecords 20000)")
+        #expect(peakKiB > 0 && peakKiB < 200 * 1024, "peak RSS \(peakKiB) KiB")
+        #expect(spytail.stderr.contains("delivering again after"), "\(spytail.stderr)")
+        #expect(spytail.stop().status == 0, "\(spytail.stderr)")
+    }
+}
