@@ -51,6 +51,15 @@ final class MetricsExposition: Sendable {
             for (index, count) in snapshot.writtenByOutput.enumerated() {
                 counter("spytail_records_written_total", [("output", String(index))], "Records written, by the config's output index.", Double(count))
             }
+            for (index, delivery) in snapshot.deliveryByOutput.enumerated() {
+                guard let delivery else { continue }
+                counter("spytail_records_acknowledged_total", [("output", String(index))],
+                        "Records a network output's destination acknowledged (checkpoints follow these).", Double(delivery.acknowledged))
+                gauge("spytail_records_unacknowledged", [("output", String(index))],
+                      "Records a network output holds that its destination has not acknowledged yet.", Double(delivery.taken - delivery.acknowledged))
+            }
+            gauge("spytail_reading_paused", [], "1 while reading is paused behind an output (a full disk, a network destination down or busy).",
+                  snapshot.stalledOn == nil ? 0 : 1)
             for reason in GapReport.Reason.allCases.map(\.rawValue) where gaps[reason] == nil {
                 counter("spytail_gaps_total", [("reason", reason)], "Gap records (bytes lost or skipped), by reason.", 0)
             }

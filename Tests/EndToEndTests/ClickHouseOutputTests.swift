@@ -10,9 +10,10 @@ import SpytailTestSupport
 struct ClickHouseOutputTests {
     static let pattern = #"^(?<timestamp>\\S+) (?<level>[A-Z]+) (?<message>.*)$"#
 
-    static func config(_ server: ClickHouseServer, table: String = "logs", extraOutput: String = "", options: String = "") -> String {
+    static func config(_ server: ClickHouseServer, table: String = "logs", extraOutput: String = "", options: String = "",
+                       http: Bool = false) -> String {
         #"""
-        {"sources": [{"name": "app", "include": ["logs/app.log"]}], "checkpoints": "state/checkpoints.json",
+        {\#(http ? #""http": {"listen": "127.0.0.1:0"},"# : "") "sources": [{"name": "app", "include": ["logs/app.log"]}], "checkpoints": "state/checkpoints.json",
          "parse": {"pattern": "\#(pattern)",
                    "categories": [{"name": "error", "display": "E", "match": {"field": "level", "prefix": "ERROR"}},
                                   {"name": "info", "display": "I", "default": true}]},
@@ -126,9 +127,18 @@ struct ClickHouseOutputTests {
     @Test func serverDownFor30sAt3000LinesPerSecondMemoryStaysBoundedAndEverythingArrives() throws {
         guard let (dir, server) = try Self.prepare() else { return }
         defer { server.kill(); dir.remove() }
-        let config = dir.write("spytail.json", Self.config(server, options: #", "bufferMaxRecords": 20000"#))
+        let config = dir.write("spytail.json", Self.config(server, options: #", "bufferMaxRecords": 20000"#, http: true))
         let spytail = try RunningSpytail(config: config, in: dir)
         #expect(RunTools.waitUntil { spytail.stderr.contains("following from offset 0") }, "\(spytail.stderr)")
+        let port = spytail.stderr.split(separator: "\n").first { $0.contains("http: listening on") }.flatMap { Int($0.split(separator: ":").last ?? "") } ?? 0
+        func get(_ path: String) -> (status: Int, body: String) {
+            let result = try? Harness.run("/usr/bin/curl", ["-s", "-w", "\n%{http_code}", "--max-time", "5", "http://127.0.0.1:\(port)\(path)"])
+            let text = result?.stdoutText ?? ""
+            return (Int(text.split(separator: "\n").last ?? "") ?? 0, text)
+        }
+        func metric(_ sample: String) -> Double? {
+            get("/metrics").body.split(separator: "\n").first { $0.hasPrefix(sample + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+        }
         #expect(RunTools.waitUntil { server.query("EXISTS TABLE logs FORMAT TSV") == "1" })
         server.kill()
         let total = 90_000
@@ -140,10 +150,16 @@ struct ClickHouseOutputTests {
             peakKiB = max(peakKiB, Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0)
         }
         let down = Date()
-        while Date().timeIntervalSince(down) < 30 {  // the outage lasts 30 s: sample memory meanwhile
+        var sawPaused = false
+        while Date().timeIntervalSince(down) < 30 {  // the outage lasts 30 s: sample memory and the probes meanwhile
             sample()
+            if !sawPaused && get("/readyz").status == 503 && metric("spytail_reading_paused") == 1 {
+                sawPaused = true
+                #expect(metric(#"spytail_records_unacknowledged{output="0"}"#) == 20000, "\(get("/metrics").body)")
+            }
             Thread.sleep(forTimeInterval: 0.5)
         }
+        #expect(sawPaused, "/readyz 503 and spytail_reading_paused 1 while the buffer is full")
         #expect(spytail.stderr.contains("retrying with backoff"), "\(spytail.stderr)")
         try server.start()
         writer.waitUntilExit()
@@ -153,6 +169,34 @@ struct ClickHouseOutputTests {
         print("clickhouse down 30 s at 3000 lines/s: peak RSS \(peakKiB / 1024) MiB (bufferMaxRecords 20000)")
         #expect(peakKiB > 0 && peakKiB < 200 * 1024, "peak RSS \(peakKiB) KiB")
         #expect(spytail.stderr.contains("delivering again after"), "\(spytail.stderr)")
+        #expect(RunTools.waitUntil { metric(#"spytail_records_acknowledged_total{output="0"}"#) == Double(total) && get("/readyz").status == 200 })
         #expect(spytail.stop().status == 0, "\(spytail.stderr)")
+    }
+
+    @Test func aStopWaitsAtMostTheShutdownTimeoutAndCheckpointsOnlyWhatWasAcknowledged() throws {
+        guard let (dir, server) = try Self.prepare() else { return }
+        defer { server.kill(); dir.remove() }
+        let config = dir.write("spytail.json", Self.config(server, options: #", "batchMaxMs": 50, "shutdownTimeoutMs": 1500"#))
+        var text = ""
+        for i in 1...300 { text += "2026-11-20T10:00:00Z INFO first \(i)\n" }
+        try RunToolsOutput.append(dir.file("logs/app.log"), text)
+        let first = try RunningSpytail(config: config, in: dir)
+        #expect(RunTools.waitUntil { Self.counts(server)?.rows == 300 }, "\(first.stderr)")
+        server.kill()
+        text = ""
+        for i in 1...200 { text += "2026-11-20T10:00:01Z INFO second \(i)\n" }
+        try RunToolsOutput.append(dir.file("logs/app.log"), text)
+        #expect(RunTools.waitUntil { first.stderr.contains("retrying with backoff") }, "\(first.stderr)")
+        let (status, seconds) = first.stop()
+        #expect(status == 0, "\(first.stderr)")
+        #expect(seconds < 5, "the stop took \(seconds) s with shutdownTimeoutMs 1500")
+        #expect(first.stderr.contains("200 record(s) not acknowledged at stop"), "\(first.stderr)")
+
+        // The checkpoint stayed after the first 300: the next run sends the 200 again, once the server is back.
+        try server.start()
+        let second = try RunningSpytail(config: config, in: dir)
+        #expect(RunTools.waitUntil { Self.counts(server)?.rows == 500 }, "\(String(describing: Self.counts(server)))\n\(second.stderr)")
+        #expect(Self.counts(server)?.distinct == 500)
+        #expect(second.stop().status == 0, "\(second.stderr)")
     }
 }

@@ -38,6 +38,24 @@ struct CommandLineTests {
         #expect(result.stdout.isEmpty)
     }
 
+    @Test func checkPrintsTheClickHouseTablesDDLAndNamesAMissingPasswordFile() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let output = #"{"type": "clickhouse", "url": "http://127.0.0.1:8123", "database": "logs", "table": "app_lines", "passwordFile": "ch.secret"}"#
+        let config = dir.write("c.json", #"{"sources": [{"name": "app", "include": ["*.log"]}], "outputs": [\#(output)]}"#)
+        let missing = try Harness.spytail(["check", "-c", config])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("outputs[0].passwordFile: file '\(dir.path)/ch.secret' does not exist"), "\(missing.stderr)")
+        dir.write("ch.secret", "pw\n")
+        let ddl = try Harness.spytail(["check", "-c", config, "--print-ddl"])
+        #expect(ddl.status == 0, "\(ddl.stderr)")
+        #expect(ddl.stdoutText.hasPrefix("CREATE TABLE IF NOT EXISTS `logs`.`app_lines`"), "\(ddl.stdoutText)")
+        #expect(ddl.stdoutText.contains("ENGINE = ReplacingMergeTree()\nORDER BY id;"))
+        // No clickhouse output: nothing to print is an error, not an empty success.
+        let none = try Harness.spytail(["check", "-c", Harness.packageRoot.appendingPathComponent("config/default.json").path, "--print-ddl"])
+        #expect(none.status == 2 && none.stderr.contains("no clickhouse output"), "\(none.stderr)")
+    }
+
     @Test(arguments: [["scan", "--bogus"], ["scan"], ["scan", "-c", "x.json", "--since", "yesterday"], ["frobnicate"]])
     func usageErrorsExitTwo(_ arguments: [String]) throws {
         let result = try Harness.spytail(arguments)

@@ -44,7 +44,8 @@ extension Tailer {
         return backlog
     }
 
-    /// An output filled up under a backlog: said once, retried every `stallRetry` right here (memory stays
+    /// An output filled up under a backlog: said once, retried every `stallRetry` (or as soon as a network
+    /// output acknowledged records) right here (memory stays
     /// bounded by the blocks in flight). A stop meanwhile abandons the backlog: from then on this process
     /// saves no checkpoint, so everything after the last saved one is read again after the restart.
     func waitForSpace(_ error: SinkError) throws(SinkError) {
@@ -53,6 +54,7 @@ extension Tailer {
             telemetry?.beat()
             if case .some(.some(let event)) = inbox.pop(timeout: waitsOnClock ? nil : min(left, Self.heartbeatInterval)) {
                 deferred += [event] + inbox.drain()
+                if deferred.contains(where: \.isAcknowledgement) { break }  // a network output has room again
             }
         }
         if stopRequested {

@@ -67,6 +67,7 @@ extension Tailer {
         let rows = fileRows()
         let (state, watches, open) = (self.state, watched.count, files.count)
         let outputNames = configuration.outputs.map { $0.writer.name }
+        let acknowledged = configuration.outputs.map { $0.delivery.map { (taken: $0.ledger.taken, acknowledged: $0.ledger.acknowledged) } }
         let saved = checkpointer.lastSavedAt.map { RunTelemetry.monotonicSeconds() - (now - $0).seconds }
         let path = configFile.path
         telemetry.publish { s in
@@ -78,6 +79,7 @@ extension Tailer {
             s.excludedByFilter = totals.excludedByFilter
             s.writtenByOutput = totals.writtenByOutput
             s.outputNames = outputNames
+            s.deliveryByOutput = acknowledged
             s.filesOpen = open
             s.watches = watches
             s.files = rows

@@ -31,6 +31,8 @@ public struct RunSnapshot: Sendable {
     public var excludedByFilter: [Int] = []
     public var writtenByOutput: [Int] = []
     public var outputNames: [String] = []
+    /// For each output acknowledged later (network outputs; nil for the others): records taken, acknowledged.
+    public var deliveryByOutput: [(taken: UInt64, acknowledged: UInt64)?] = []
     public var problems = 0
     public var filesOpen = 0
     public var watches = 0
