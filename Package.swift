@@ -71,7 +71,7 @@ let package = Package(
         // The benchmark: prints figures, never asserts timings.
         .executableTarget(
             name: "spytail-bench",
-            dependencies: ["SpytailLogGen", "SpytailIO", "CZlib", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["SpytailLogGen", "SpytailCore", "SpytailIO", "CZlib", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The deterministic log generator and output verifier of the tests and the benchmark.
         .target(name: "SpytailLogGen", dependencies: ["CZlib"]),
 

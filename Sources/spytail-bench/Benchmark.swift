@@ -26,6 +26,8 @@ struct Benchmark: ParsableCommand {
     @Option(help: "Seconds of writing for the run latency figure.") var latencySeconds = 5
     @Option(help: "Quiet files watched for the idle CPU figure.") var idleFiles = 1000
     @Option(help: "Viewers streaming /api/stream during run's W1 catch-up (0: skip those rows).") var viewers = 16
+    @Flag(help: "Skip the ClickHouse rows (run into a private clickhouse-server vs clickhouse-client inserting the same rows).")
+    var skipClickhouse = false
 
     func run() throws {
         let here = Self.executableDirectory()
@@ -98,6 +100,7 @@ struct Benchmark: ParsableCommand {
             print("W2 inflate: ISA-L (spytail's reader) \(Report.fixed(isal.wall, 3)) s, zlib \(Report.fixed(zlib.wall, 3)) s: "
                   + "ISA-L = \(Report.fixed(zlib.wall / isal.wall, 1))x zlib's speed")
         }
+        if !skipClickhouse && !skipRun { failures += clickHouseRows(w1, spytail) }
         if !skip10x { failures += tenTimes(w1, spytail, config, output) }
         if !skipRun { failures += runFigures(spytail) }
         unlink(output)
@@ -173,6 +176,41 @@ struct Benchmark: ParsableCommand {
         var failures: [String] = []
         if latency.count != rate * latencySeconds { failures.append("run latency: \(latency.count) records of \(rate * latencySeconds) lines") }
         if idle.files != idleFiles { failures.append("run idle: \(idle.files) records of \(idleFiles) files") }
+        return failures
+    }
+
+    /// W1 through `run` into ClickHouse against `clickhouse-client` inserting the same rows from a file.
+    func clickHouseRows(_ w1: Workload, _ spytail: String) -> [String] {
+        guard ClickHouseBenchmark.installed else {
+            print("\nclickhouse rows skipped: Debian's clickhouse-server and clickhouse-client are not installed")
+            return []
+        }
+        var server = ClickHouseBenchmark(workdir: workdir)
+        guard server.start() else { return ["clickhouse-server did not start (see \(server.workdir)/error.log)"] }
+        defer { server.stop() }
+        let config = "\(workdir)/bench-clickhouse.json", checkpoints = "\(workdir)/clickhouse-checkpoints.json"
+        writeFile(config, server.config(for: w1, table: "spytail_w1", checkpoints: checkpoints))
+        var ours: [Measurement] = [], bound: [Measurement] = []
+        let rows = "\(workdir)/clickhouse-rows.json"
+        for _ in 0..<runs {
+            ours.append(server.measureRun(spytail: spytail, config: config, checkpoints: checkpoints, table: "spytail_w1",
+                                          expected: w1.expectedRecords))
+            if bound.isEmpty { _ = server.query("SELECT * FROM spytail_w1 FORMAT JSONEachRow", into: rows) }
+            bound.append(server.measureClient(rows: rows, table: "client_w1"))
+        }
+        unlink(rows)
+        let oursRow = Figures(workload: w1, tool: "run -> clickhouse", runs: ours, outputLines: nil)
+        let boundRow = Figures(workload: w1, tool: "clickhouse-client", runs: bound, outputLines: nil)
+        let version = server.query("SELECT version()") ?? "?"
+        print("\nClickHouse \(version), \(Report.grouped(w1.expectedRecords)) rows (W1's records):")
+        Report.line(boundRow)
+        Report.line(oursRow)
+        print("W1 into ClickHouse: spytail run catch-up \(Report.grouped(Int(Double(w1.expectedRecords) / oursRow.wall))) rows/s, "
+              + "clickhouse-client from a file \(Report.grouped(Int(Double(w1.expectedRecords) / boundRow.wall))) rows/s: "
+              + "spytail = \(Report.fixed(boundRow.wall / oursRow.wall, 2))x the server's bound")
+        var failures: [String] = []
+        if ours.contains(where: { $0.status != 0 }) { failures.append("run -> clickhouse did not deliver every record (see \(server.workdir)/run.stderr)") }
+        if bound.contains(where: { $0.status != 0 }) { failures.append("clickhouse-client insert failed") }
         return failures
     }
 

@@ -2,7 +2,8 @@
 /// four `contains` tag rules and one `prefix` rule; DEBUG and "heartbeat" excluded; multiline on; jsonl
 /// to a file.
 enum BenchmarkConfig {
-    static func json(output: String) -> String {
+    /// `outputs`: the outputs array's members instead of one jsonl file at `output`.
+    static func json(output: String, outputs: String? = nil) -> String {
         #"""
         {
           "parse": {
@@ -23,7 +24,7 @@ enum BenchmarkConfig {
             ]
           },
           "filters": [ { "exclude": { "category": "debug" } }, { "exclude": { "contains": "heartbeat" } } ],
-          "outputs": [ { "type": "file", "path": "\#(output)", "format": "jsonl" } ]
+          "outputs": [ \#(outputs ?? #"{ "type": "file", "path": "\#(output)", "format": "jsonl" }"#) ]
         }
         """#
     }

@@ -5,11 +5,11 @@ import Glibc
 /// Wall time to that point, CPU time and peak RSS read from /proc at that point, then SIGTERM.
 enum RunCatchUp {
     /// A config for `run` over `workload`: the benchmark's rules plus one source and a checkpoint file.
-    static func config(for workload: Workload, output: String, checkpoints: String, http: String? = nil) -> String {
+    static func config(for workload: Workload, output: String, checkpoints: String, http: String? = nil, outputs: String? = nil) -> String {
         let live = workload.files.last!
         let source = #""sources": [{"name": "bench", "include": ["\#(live)"], "rotated": true, "startAt": "beginning"}], "#
             + #""checkpoints": "\#(checkpoints)", "# + (http.map { #""http": \#($0), "# } ?? "")
-        var json = BenchmarkConfig.json(output: output)
+        var json = BenchmarkConfig.json(output: output, outputs: outputs)
         json.insert(contentsOf: "\n  " + source, at: json.index(after: json.firstIndex(of: "{")!))
         return json
     }
