@@ -2,8 +2,8 @@ import Glibc
 import SpytailCore
 import SpytailIO
 
-/// Opens `run`'s network outputs for the I/O layer: a `clickhouse` output becomes a `ClickHouseWriter`
-/// fed by the `ClickHouseRowFormatter`, its password read from `passwordFile` (first line).
+/// Opens `run`'s network outputs for the I/O layer: a `clickhouse` output becomes a `BatchingOutput` over a
+/// `ClickHouseTransport`, fed by the `ClickHouseRowFormatter`, its password read from `passwordFile` (first line).
 public struct NetworkOutputOpener: RemoteOutputOpener {
     public init() {}
 
@@ -12,7 +12,14 @@ public struct NetworkOutputOpener: RemoteOutputOpener {
             preconditionFailure("NetworkOutputOpener asked to open a local output")
         }
         let password = try settings.passwordFile.map { file throws(SinkError) in try Self.readPassword(resolve(file), for: settings) }
-        let writer = try ClickHouseWriter(settings: settings, password: password)
+        guard let endpoint = HTTPEndpoint(settings.url) else {
+            throw SinkError(destination: settings.name, cause: .other(errno: 0, message: "not an http(s) address: \(settings.url)"))
+        }
+        let limits = BatchingOutput.Limits(batchMaxRecords: settings.batchMaxRecords, batchMaxMs: settings.batchMaxMs,
+                                           bufferMaxRecords: settings.bufferMaxRecords, shutdownTimeoutMs: settings.shutdownTimeoutMs)
+        let writer = BatchingOutput(name: settings.name, kind: "clickhouse", framing: .newline, limits: limits) {
+            ClickHouseTransport(settings: settings, endpoint: endpoint, password: password)
+        }
         return OpenOutput(formatter: ClickHouseRowFormatter(vocabulary: vocabulary, host: Self.hostName()), writer: writer, delivery: writer)
     }
 

@@ -28,6 +28,7 @@ struct Benchmark: ParsableCommand {
     @Option(help: "Viewers streaming /api/stream during run's W1 catch-up (0: skip those rows).") var viewers = 16
     @Flag(help: "Skip the ClickHouse rows (run into a private clickhouse-server vs clickhouse-client inserting the same rows).")
     var skipClickhouse = false
+    @Flag(help: "Only the ClickHouse rows (W1 generated if missing).") var onlyClickhouse = false
 
     func run() throws {
         let here = Self.executableDirectory()
@@ -38,6 +39,12 @@ struct Benchmark: ParsableCommand {
         let perl = "\(workdir)/baseline.pl"
         writeFile(perl, PerlBaseline.script)
         let w1 = Workload.prepare(name: "W1", lines: lines, rotatedChain: false, directory: workdir)
+        if onlyClickhouse {
+            let failures = clickHouseRows(w1, spytail)
+            for failure in failures { printError("spytail-bench: WRONG: \(failure)") }
+            if !failures.isEmpty { throw ExitCode(1) }
+            return
+        }
         let w2 = Workload.prepare(name: "W2", lines: lines, rotatedChain: true, directory: workdir)
         let config = "\(workdir)/bench.json", output = "\(outdir)/spytail.jsonl"
         writeFile(config, BenchmarkConfig.json(output: output))
@@ -188,28 +195,36 @@ struct Benchmark: ParsableCommand {
         var server = ClickHouseBenchmark(workdir: workdir)
         guard server.start() else { return ["clickhouse-server did not start (see \(server.workdir)/error.log)"] }
         defer { server.stop() }
-        let config = "\(workdir)/bench-clickhouse.json", checkpoints = "\(workdir)/clickhouse-checkpoints.json"
-        writeFile(config, server.config(for: w1, table: "spytail_w1", checkpoints: checkpoints))
-        var ours: [Measurement] = [], bound: [Measurement] = []
+        // The default batch (10,000 rows) and a bulk one (50,000: fewer parts for the server to write and merge).
+        let batches = [10_000, 50_000]
+        let checkpoints = "\(workdir)/clickhouse-checkpoints.json"
+        var ours: [[Measurement]] = batches.map { _ in [] }, bound: [Measurement] = []
         let rows = "\(workdir)/clickhouse-rows.json"
         for _ in 0..<runs {
-            ours.append(server.measureRun(spytail: spytail, config: config, checkpoints: checkpoints, table: "spytail_w1",
-                                          expected: w1.expectedRecords))
+            for (i, batch) in batches.enumerated() {
+                let config = "\(workdir)/bench-clickhouse-\(batch).json"
+                writeFile(config, server.config(for: w1, table: "spytail_w1", checkpoints: checkpoints, batchMaxRecords: batch))
+                ours[i].append(server.measureRun(spytail: spytail, config: config, checkpoints: checkpoints, table: "spytail_w1",
+                                                 expected: w1.expectedRecords))
+            }
             if bound.isEmpty { _ = server.query("SELECT * FROM spytail_w1 FORMAT JSONEachRow", into: rows) }
             bound.append(server.measureClient(rows: rows, table: "client_w1"))
         }
         unlink(rows)
-        let oursRow = Figures(workload: w1, tool: "run -> clickhouse", runs: ours, outputLines: nil)
         let boundRow = Figures(workload: w1, tool: "clickhouse-client", runs: bound, outputLines: nil)
+        let oursRows = zip(batches, ours).map { Figures(workload: w1, tool: "run -> clickhouse, batch \($0)", runs: $1, outputLines: nil) }
         let version = server.query("SELECT version()") ?? "?"
         print("\nClickHouse \(version), \(Report.grouped(w1.expectedRecords)) rows (W1's records):")
         Report.line(boundRow)
-        Report.line(oursRow)
-        print("W1 into ClickHouse: spytail run catch-up \(Report.grouped(Int(Double(w1.expectedRecords) / oursRow.wall))) rows/s, "
-              + "clickhouse-client from a file \(Report.grouped(Int(Double(w1.expectedRecords) / boundRow.wall))) rows/s: "
-              + "spytail = \(Report.fixed(boundRow.wall / oursRow.wall, 2))x the server's bound")
+        for row in oursRows { Report.line(row) }
+        for (batch, row) in zip(batches, oursRows) {
+            print("W1 into ClickHouse, batchMaxRecords \(Report.grouped(batch)): spytail run catch-up "
+                  + "\(Report.grouped(Int(Double(w1.expectedRecords) / row.wall))) rows/s, clickhouse-client from a file "
+                  + "\(Report.grouped(Int(Double(w1.expectedRecords) / boundRow.wall))) rows/s: spytail = "
+                  + "\(Report.fixed(boundRow.wall / row.wall, 2))x the server's bound")
+        }
         var failures: [String] = []
-        if ours.contains(where: { $0.status != 0 }) { failures.append("run -> clickhouse did not deliver every record (see \(server.workdir)/run.stderr)") }
+        if ours.joined().contains(where: { $0.status != 0 }) { failures.append("run -> clickhouse did not deliver every record (see \(server.workdir)/run.stderr)") }
         if bound.contains(where: { $0.status != 0 }) { failures.append("clickhouse-client insert failed") }
         return failures
     }

@@ -1,19 +1,19 @@
 import Testing
 @testable import SpytailShipping
 
-/// The buffer between the pipeline and ClickHouse: whole rows, batches within `batchMaxRecords`, a bound
+/// The buffer between the pipeline and a network destination: whole records, batches within `batchMaxRecords`, a bound
 /// on what waits, sealing by age, and the hand-over to the output that replaces it on reload.
-struct ClickHouseBufferTests {
+struct RecordBufferTests {
     let t0 = ContinuousClock.now
 
     func rows(_ range: ClosedRange<Int>) -> [UInt8] { range.flatMap { Array("{\"n\":\($0)}\n".utf8) } }
 
-    func take(_ buffer: inout ClickHouseBuffer, _ bytes: [UInt8], at offset: Duration = .zero) -> (bytes: Int, records: Int) {
+    func take(_ buffer: inout RecordBuffer, _ bytes: [UInt8], at offset: Duration = .zero) -> (bytes: Int, records: Int) {
         bytes.withUnsafeBufferPointer { buffer.take($0, now: t0 + offset) }
     }
 
     @Test func batchesNeverExceedTheirLimit() {
-        var buffer = ClickHouseBuffer(batchMaxRecords: 3, bufferMaxRecords: 100)
+        var buffer = RecordBuffer(batchMaxRecords: 3, bufferMaxRecords: 100)
         let bytes = rows(1...8)
         let taken = take(&buffer, bytes)
         #expect(taken == (bytes.count, 8))
@@ -23,7 +23,7 @@ struct ClickHouseBufferTests {
     }
 
     @Test func aFullBufferTakesWholeRowsUpToItsBound() {
-        var buffer = ClickHouseBuffer(batchMaxRecords: 2, bufferMaxRecords: 5)
+        var buffer = RecordBuffer(batchMaxRecords: 2, bufferMaxRecords: 5)
         let bytes = rows(1...9)
         let taken = take(&buffer, bytes)
         #expect(taken.records == 5 && taken.bytes == rows(1...5).count)
@@ -35,7 +35,7 @@ struct ClickHouseBufferTests {
     }
 
     @Test func theOpenBatchIsSealedWhenDueOrForced() {
-        var buffer = ClickHouseBuffer(batchMaxRecords: 100, bufferMaxRecords: 1000)
+        var buffer = RecordBuffer(batchMaxRecords: 100, bufferMaxRecords: 1000)
         _ = take(&buffer, rows(1...2))
         #expect(buffer.openDeadline(maxAge: .seconds(1)) == t0 + .seconds(1))
         let early = buffer.sealIfDue(now: t0 + .milliseconds(999), maxAge: .seconds(1), force: false)
@@ -48,13 +48,11 @@ struct ClickHouseBufferTests {
         #expect(buffer.sealed.map(\.records) == [2, 1])
     }
 
-    @Test func anUnfinishedRowIsNotSealedOrCountedUntilItEnds() {
-        var buffer = ClickHouseBuffer(batchMaxRecords: 100, bufferMaxRecords: 1000)
+    @Test func anUnfinishedRecordIsCarriedUntilItEnds() {
+        var buffer = RecordBuffer(batchMaxRecords: 100, bufferMaxRecords: 1000)
         let bytes = rows(1...2)
         _ = take(&buffer, Array(bytes.prefix(bytes.count - 3)))
         #expect(buffer.records == 1)
-        let cut = buffer.sealIfDue(now: t0 + .seconds(5), maxAge: .seconds(1), force: true)
-        #expect(!cut)
         _ = take(&buffer, Array(bytes.suffix(3)))
         #expect(buffer.records == 2)
         let whole = buffer.sealIfDue(now: t0, maxAge: .seconds(1), force: true)
@@ -62,17 +60,32 @@ struct ClickHouseBufferTests {
         #expect(buffer.sealed[0].bytes == bytes)
     }
 
+    @Test func octetCountedFramesKeepTheirNewlines() {
+        var buffer = RecordBuffer(framing: .octetCounted, batchMaxRecords: 2, bufferMaxRecords: 100)
+        let frames = Array("5 ab\ncd3 xyz11 hello\nworld".utf8)
+        let taken = take(&buffer, frames)
+        #expect(taken == (frames.count, 3))
+        #expect(buffer.sealed.map(\.bytes) == [Array("5 ab\ncd3 xyz".utf8)])
+        // A frame cut in its length or its body is carried.
+        var cut = RecordBuffer(framing: .octetCounted, batchMaxRecords: 10, bufferMaxRecords: 100)
+        _ = take(&cut, Array(frames.prefix(7)))
+        _ = take(&cut, Array(frames[7..<14]))
+        _ = take(&cut, Array(frames[14...]))
+        _ = cut.sealIfDue(now: t0, maxAge: .seconds(1), force: true)
+        #expect(cut.records == 3 && cut.sealed.flatMap(\.bytes) == frames)
+    }
+
     @Test func unboundedTakesEverything() {
-        var buffer = ClickHouseBuffer(batchMaxRecords: 2, bufferMaxRecords: 3)
+        var buffer = RecordBuffer(batchMaxRecords: 2, bufferMaxRecords: 3)
         buffer.unbounded = true
         let taken = take(&buffer, rows(1...10))
         #expect(taken.records == 10)
     }
 
     @Test func aReloadedOutputAdoptsTheBatchesInOrderBeforeItsOwn() {
-        var old = ClickHouseBuffer(batchMaxRecords: 2, bufferMaxRecords: 100)
+        var old = RecordBuffer(batchMaxRecords: 2, bufferMaxRecords: 100)
         _ = take(&old, rows(1...3))
-        var new = ClickHouseBuffer(batchMaxRecords: 2, bufferMaxRecords: 100)
+        var new = RecordBuffer(batchMaxRecords: 2, bufferMaxRecords: 100)
         new.adopt(old.handOver())
         #expect(old.isEmpty && old.sealed.isEmpty)
         _ = take(&new, rows(4...4))

@@ -1,29 +1,33 @@
-import AsyncHTTPClient
-import NIOCore
-import NIOHTTP1
 import SpytailCore
 import SpytailIO
 import Synchronization
 
-/// A `clickhouse` output: takes the row formatter's bytes on the run's thread into a bounded
-/// `ClickHouseBuffer`, and on its own thread sends the batches in order, one insert in flight, over
-/// ClickHouse's HTTP interface (AsyncHTTPClient, keep-alive). HTTP 200 acknowledges a batch in the
-/// `DeliveryLedger`, which is what lets checkpoints move. Connection errors and 5xx are retried with
-/// backoff for ever; a 4xx (a wrong table or column) is said with the server's text and tried again
-/// every 30 s, nothing dropped, until a reload brings a fixed config (the new output adopts the batches).
-public final class ClickHouseWriter: ByteWriter, AcknowledgingOutput, @unchecked Sendable {
+/// A network output (`clickhouse`, `syslog`): takes the formatter's bytes on the run's thread into a
+/// bounded `RecordBuffer`, and on its own thread sends the batches in order through its transport, one
+/// batch in flight. A batch the destination acknowledged is counted in the `DeliveryLedger`, which is what
+/// lets checkpoints move. Failures are retried with backoff for ever; a refusal (a 4xx, a wrong table or
+/// column) is said with the destination's text and tried again every 30 s, nothing dropped, until a reload
+/// brings a fixed config (the new output adopts the batches).
+final class BatchingOutput: ByteWriter, AcknowledgingOutput, @unchecked Sendable {
+    struct Limits {
+        let batchMaxRecords: Int
+        let batchMaxMs: Int
+        let bufferMaxRecords: Int
+        let shutdownTimeoutMs: Int
+    }
+
     struct State {
-        var buffer: ClickHouseBuffer
+        var buffer: RecordBuffer
         var running = false
         var finishing = false
         /// Stopped or handed over: the thread ends, a result that comes back is not counted.
         var stopped = false
-        var tableReady: Bool
     }
 
-    public let settings: ClickHouseOutput
-    let endpoint: HTTPEndpoint
-    private let password: String?
+    let limits: Limits
+    /// Which outputs may take each other's batches over on reload (the same kind of destination).
+    let kind: String
+    private let makeTransport: @Sendable () -> any BatchTransport
     private let state: Mutex<State>
     /// Wakes the delivery thread (a sealed batch, a stop); progress wakes `finish`.
     private let wake = BlockingQueue<Void>()
@@ -33,18 +37,17 @@ public final class ClickHouseWriter: ByteWriter, AcknowledgingOutput, @unchecked
     /// How long a refused batch waits before it is tried again (a fixed table without a reload).
     static let refusedRetry: Duration = .seconds(30)
 
-    public init(settings: ClickHouseOutput, password: String?) throws(SinkError) {
-        guard let endpoint = HTTPEndpoint(settings.url) else {
-            throw SinkError(destination: settings.name, cause: .other(errno: 0, message: "not an http(s) address: \(settings.url)"))
-        }
-        self.settings = settings
-        self.endpoint = endpoint
-        self.password = password
-        state = Mutex(State(buffer: ClickHouseBuffer(batchMaxRecords: settings.batchMaxRecords, bufferMaxRecords: settings.bufferMaxRecords),
-                            tableReady: !settings.createTable))
+    /// `makeTransport` is called on the delivery thread when it starts.
+    init(name: String, kind: String, framing: RecordFraming, limits: Limits, makeTransport: @escaping @Sendable () -> any BatchTransport) {
+        self.name = name
+        self.kind = kind
+        self.limits = limits
+        self.makeTransport = makeTransport
+        state = Mutex(State(buffer: RecordBuffer(framing: framing, batchMaxRecords: limits.batchMaxRecords,
+                                                 bufferMaxRecords: limits.bufferMaxRecords)))
     }
 
-    public var name: String { settings.name }
+    public let name: String
 
     // MARK: the run's thread
 
@@ -66,17 +69,16 @@ public final class ClickHouseWriter: ByteWriter, AcknowledgingOutput, @unchecked
             defer { s.running = true }
             return !s.running && !s.stopped
         }) else { return }
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
-            timeout: .init(connect: .seconds(5), read: .seconds(60)),
-            connectionPool: .init(idleTimeout: .seconds(60))))
+        let makeTransport = self.makeTransport
         WorkerThreads(count: 1) { [self] _ in
-            deliver(client: client, notify: notify)
-            try? client.syncShutdown()
+            let transport = makeTransport()
+            deliver(transport, notify: notify)
+            transport.close()
         }.detach()
     }
 
     public func finish() -> UInt64 {
-        let deadline = ContinuousClock.now + .milliseconds(settings.shutdownTimeoutMs)
+        let deadline = ContinuousClock.now + .milliseconds(limits.shutdownTimeoutMs)
         state.withLock { $0.finishing = true }
         wake.push(())
         while ledger.unacknowledged > 0, !state.withLock({ $0.stopped }) {
@@ -92,7 +94,7 @@ public final class ClickHouseWriter: ByteWriter, AcknowledgingOutput, @unchecked
     public func takeEverything() { state.withLock { $0.buffer.unbounded = true } }
 
     public func adopt(_ previous: any AcknowledgingOutput) {
-        guard let old = previous as? ClickHouseWriter else { return }
+        guard let old = previous as? BatchingOutput, old.kind == kind else { return }
         let handed = old.state.withLock { s in
             s.stopped = true
             return s.buffer.handOver()
@@ -110,20 +112,25 @@ public final class ClickHouseWriter: ByteWriter, AcknowledgingOutput, @unchecked
 
     // MARK: the delivery thread
 
-    private func deliver(client: HTTPClient, notify: @Sendable (DeliveryNotice) -> Void) {
+    private func deliver(_ transport: any BatchTransport, notify: @Sendable (DeliveryNotice) -> Void) {
         var failure: Failure?
         var backoff = Backoff()
         while true {
-            guard let next = nextStep() else { return }
-            let outcome: Outcome
+            guard let next = nextStep(transport) else { return }
+            let outcome: DeliveryOutcome
             switch next {
             case .wait(let timeout):
                 _ = wake.pop(timeout: timeout)
                 continue
-            case .createTable:
-                outcome = post(client, query: ClickHouseTable.createStatement(database: settings.database, table: settings.table), body: [])
+            case .prepare:
+                outcome = transport.needsPreparation ? transport.prepare() : .accepted
             case .send(let batch):
-                outcome = post(client, query: ClickHouseTable.insertStatement(database: settings.database, table: settings.table), body: batch.bytes)
+                if transport.needsPreparation {  // reconnect first; the batch goes on the next turn
+                    outcome = transport.prepare()
+                    if outcome == .accepted { continue }
+                } else {
+                    outcome = transport.send(batch)
+                }
             }
             switch outcome {
             case .accepted:
@@ -143,6 +150,7 @@ public final class ClickHouseWriter: ByteWriter, AcknowledgingOutput, @unchecked
                         : .deliveryFailing(destination: name, reason: reason, waiting: waiting)))
                     failure = Failure(since: failure?.since ?? .now, reason: reason)
                 }
+                transport.reset()
                 if !pause(refused ? Self.refusedRetry : backoff.next()) { return }
             }
         }
@@ -150,13 +158,8 @@ public final class ClickHouseWriter: ByteWriter, AcknowledgingOutput, @unchecked
 
     enum Step {
         case wait(Duration?)
-        case createTable
-        case send(ClickHouseBuffer.Batch)
-    }
-
-    enum Outcome {
-        case accepted
-        case failed(reason: String, refused: Bool)
+        case prepare
+        case send(RecordBuffer.Batch)
     }
 
     struct Failure {
@@ -164,13 +167,15 @@ public final class ClickHouseWriter: ByteWriter, AcknowledgingOutput, @unchecked
         let reason: String
     }
 
-    /// What to do next; nil: stop.
-    private func nextStep() -> Step? {
+    /// What to do next; nil: stop. A transport is prepared at once (connected, its table created) before
+    /// the first record comes.
+    private func nextStep(_ transport: any BatchTransport) -> Step? {
         let now = ContinuousClock.now
-        let maxAge = Duration.milliseconds(settings.batchMaxMs)
+        let maxAge = Duration.milliseconds(limits.batchMaxMs)
+        let prepare = transport.needsPreparation
         return state.withLock { s -> Step? in
             if s.stopped { return nil }
-            if !s.tableReady { return .createTable }  // at once: the table is there before the first row
+            if prepare && !s.finishing { return .prepare }
             let ready = s.buffer.sealIfDue(now: now, maxAge: maxAge, force: s.finishing)
             guard ready else {
                 if s.finishing && s.buffer.isEmpty { return .wait(.milliseconds(100)) }
@@ -186,8 +191,7 @@ public final class ClickHouseWriter: ByteWriter, AcknowledgingOutput, @unchecked
         let records: Int? = state.withLock { s in
             guard !s.stopped else { return nil }
             switch step {
-            case .createTable:
-                s.tableReady = true
+            case .prepare:
                 return 0
             case .send(let batch):
                 s.buffer.removeFirst()
@@ -211,45 +215,6 @@ public final class ClickHouseWriter: ByteWriter, AcknowledgingOutput, @unchecked
             guard left > .zero else { return true }
             _ = wake.pop(timeout: left)
         }
-    }
-
-    // MARK: HTTP
-
-    private func post(_ client: HTTPClient, query: String, body: [UInt8]) -> Outcome {
-        var headers = HTTPHeaders()
-        headers.add(name: "X-ClickHouse-User", value: settings.user)
-        if let password { headers.add(name: "X-ClickHouse-Key", value: password) }
-        headers.add(name: "Content-Type", value: "application/x-ndjson")
-        let url = "\(endpoint)/?query=\(Self.percentEncoded(query))"
-        do {
-            let request = try HTTPClient.Request(url: url, method: .POST, headers: headers, body: .bytes(body))
-            let response = try client.execute(request: request, deadline: .now() + .seconds(120)).wait()
-            let status = response.status.code
-            if status == 200 { return .accepted }
-            let text = response.body.map { String(buffer: $0) }?.trimmingWhitespace() ?? ""
-            let reason = "HTTP \(status)" + (text.isEmpty ? "" : ": \(text.prefix(500))")
-            return .failed(reason: reason, refused: (400..<500).contains(Int(status)))
-        } catch {
-            return .failed(reason: "\(error)", refused: false)
-        }
-    }
-
-    /// A query string for the URL: everything but unreserved characters percent-encoded.
-    static func percentEncoded(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
-                out.unicodeScalars.append("%")
-                out.unicodeScalars.append(hex[Int(byte >> 4)])
-                out.unicodeScalars.append(hex[Int(byte & 0xF)])
-            }
-        }
-        return out
     }
 }
 
