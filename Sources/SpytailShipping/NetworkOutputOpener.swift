@@ -3,14 +3,38 @@ import SpytailCore
 import SpytailIO
 
 /// Opens `run`'s network outputs for the I/O layer: a `clickhouse` output becomes a `BatchingOutput` over a
-/// `ClickHouseTransport`, fed by the `ClickHouseRowFormatter`, its password read from `passwordFile` (first line).
+/// `ClickHouseTransport`, fed by the `ClickHouseRowFormatter`, its password read from `passwordFile` (first line);
+/// a `syslog` output a `BatchingOutput` over a `SyslogTransport`, fed by the `SyslogFormatter`.
 public struct NetworkOutputOpener: RemoteOutputOpener {
     public init() {}
 
     public func open(_ output: SpytailConfig.Output, vocabulary: Vocabulary, resolve: (String) -> String) throws(SinkError) -> OpenOutput {
-        guard case .clickhouse(let settings) = output.destination else {
-            preconditionFailure("NetworkOutputOpener asked to open a local output")
+        switch output.destination {
+        case .clickhouse(let settings): try openClickHouse(settings, vocabulary: vocabulary, resolve: resolve)
+        case .syslog(let settings): openSyslog(settings, vocabulary: vocabulary)
+        case .stdout, .file: preconditionFailure("NetworkOutputOpener asked to open a local output")
         }
+    }
+
+    func openSyslog(_ settings: SyslogOutput, vocabulary: Vocabulary) -> OpenOutput {
+        let limits = BatchingOutput.Limits(batchMaxRecords: settings.batchMaxRecords, batchMaxMs: settings.batchMaxMs,
+                                           bufferMaxRecords: settings.bufferMaxRecords, shutdownTimeoutMs: settings.shutdownTimeoutMs)
+        let writer = BatchingOutput(name: settings.name, kind: "syslog", framing: .octetCounted, limits: limits) {
+            SyslogTransport(settings: settings)
+        }
+        let formatter = SyslogFormatter(vocabulary: vocabulary, settings: settings,
+                                        hostname: settings.hostname.isEmpty ? Self.hostName() : settings.hostname, now: Self.realTime)
+        return OpenOutput(formatter: formatter, writer: writer, delivery: writer)
+    }
+
+    /// Nanoseconds since the epoch (the arrival time of entries without a timestamp).
+    @Sendable static func realTime() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+
+    func openClickHouse(_ settings: ClickHouseOutput, vocabulary: Vocabulary, resolve: (String) -> String) throws(SinkError) -> OpenOutput {
         let password = try settings.passwordFile.map { file throws(SinkError) in try Self.readPassword(resolve(file), for: settings) }
         guard let endpoint = HTTPEndpoint(settings.url) else {
             throw SinkError(destination: settings.name, cause: .other(errno: 0, message: "not an http(s) address: \(settings.url)"))

@@ -15,12 +15,7 @@ struct ScanSummary {
         var lines = ["spytail: read \(report.linesRead) lines (\(report.bytesRead) bytes) from \(report.filesRead) file(s) "
             + "into \(stats.entries) entries in \(Self.format(seconds)) s"]
         for (i, output) in outputs.enumerated() {
-            let name: String
-            switch output.destination {
-            case .stdout: name = "stdout"
-            case .file(let path): name = path
-            case .clickhouse(let settings): name = settings.name
-            }
+            let name = output.destination.name
             lines.append("  output[\(i)] \(name) (\(output.format.rawValue)): \(stats.writtenByOutput[i]) records")
         }
         for (i, filter) in filters.enumerated() {

@@ -42,6 +42,28 @@ public final class OutputBuffer {
         count += cursor.position - start
     }
 
+    /// The record from `start` to the end began with a placeholder of `headerWidth` bytes (digits and a
+    /// space): writes the length of what follows it there (RFC 6587 octet counting, `LEN SP`) and closes up
+    /// the unused digits.
+    public func fixOctetCount(at start: Int, headerWidth: Int) {
+        let length = count - start - headerWidth
+        var digits: [UInt8] = []
+        var rest = length
+        repeat {
+            digits.insert(UInt8(ascii: "0") + UInt8(rest % 10), at: 0)
+            rest /= 10
+        } while rest > 0
+        let shift = headerWidth - digits.count - 1
+        precondition(shift >= 0, "octet count wider than its placeholder")
+        let base = storage + start
+        for (i, digit) in digits.enumerated() { base[shift + i] = digit }
+        base[shift + digits.count] = UInt8(ascii: " ")
+        if shift > 0 {
+            (base).update(from: base + shift, count: count - start - shift)
+            count -= shift
+        }
+    }
+
     private func grow(toAtLeast needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }

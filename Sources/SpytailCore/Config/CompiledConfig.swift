@@ -52,6 +52,13 @@ public struct CompiledConfig {
             }
         }
         Self.checkOutputs(config.outputs, d)
+        for (i, output) in config.outputs.enumerated() {
+            guard case .syslog(let syslog) = output.destination else { continue }
+            for name in syslog.severities.keys.sorted() where vocabulary.categoryIndex(named: name) == nil {
+                d.report(JSONPath.root.appending("outputs").appending(i).appending("severity").appending(name),
+                         .unknownReference(kind: "category", name: name, known: vocabulary.categories.map(\.name)))
+            }
+        }
         Self.checkRotatedPatterns(config.sources, d)
         guard d.errors.isEmpty else { throw ConfigErrors(d.errors) }
         self.config = config
@@ -189,8 +196,8 @@ extension CompiledConfig {
                     d.report(path.appending("type"), .invalidValue("only one output may write to stdout (\(first) does already)"))
                 }
                 stdoutAt = stdoutAt ?? path
-            case .clickhouse:
-                break  // two outputs may fill one table (each record's id keeps it once)
+            case .clickhouse, .syslog:
+                break  // two outputs may fill one table or server
             case .file(let file):
                 if let first = files[file] {
                     d.report(path.appending("path"), .invalidValue("'\(file)' is written by \(first) already"))

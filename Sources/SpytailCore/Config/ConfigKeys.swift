@@ -13,6 +13,8 @@ enum ConfigKeys {
     static let output = ["type", "path", "format", "color", "where"]
     static let clickhouseOutput = ["type", "where", "url", "database", "table", "user", "passwordFile", "createTable",
                                    "batchMaxRecords", "batchMaxMs", "bufferMaxRecords", "shutdownTimeoutMs"]
+    static let syslogOutput = ["type", "where", "address", "protocol", "appName", "hostname", "facility", "severity",
+                               "batchMaxRecords", "batchMaxMs", "bufferMaxRecords", "shutdownTimeoutMs"]
     static let tail = ["maxOpenFiles", "rotateWaitMs", "syncIntervalMs"]
     static let http = ["listen", "tokenFile", "recentEntries", "maxViewers"]
 }

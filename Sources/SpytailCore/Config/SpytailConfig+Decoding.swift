@@ -178,6 +178,9 @@ extension SpytailConfig {
         if case .object(let members) = json, members["type"] == .string("clickhouse") {
             return decodeClickHouse(json, path, d)
         }
+        if case .object(let members) = json, members["type"] == .string("syslog") {
+            return decodeSyslog(json, path, d)
+        }
         guard let r = ObjectReader(json, at: path, d, keys: ConfigKeys.output) else { return nil }
         defer { r.finish() }
         let type = r.string("type", required: true)
@@ -199,7 +202,7 @@ extension SpytailConfig {
         case nil:
             return nil
         case let other?:
-            r.report("type", .invalidValue("'\(other)' is not one of: stdout, file, clickhouse"))
+            r.report("type", .invalidValue("'\(other)' is not one of: stdout, file, clickhouse, syslog"))
             return nil
         }
         var output = Output(destination: destination, format: format ?? (destination == .stdout ? .text : .jsonl),
@@ -237,5 +240,53 @@ extension SpytailConfig {
             r.report("bufferMaxRecords", .invalidValue("must be at least batchMaxRecords (\(output.batchMaxRecords))"))
         }
         return Output(destination: .clickhouse(output), format: .jsonl, whereCondition: condition)
+    }
+
+    static func decodeSyslog(_ json: JSONValue, _ path: JSONPath, _ d: ConfigDiagnostics) -> Output? {
+        guard let r = ObjectReader(json, at: path, d, keys: ConfigKeys.syslogOutput) else { return nil }
+        defer { r.finish() }
+        let condition = r.object("where", keys: ConfigKeys.condition).flatMap { decodeCondition($0, d) }
+        guard let address = r.string("address", required: true) else { return nil }
+        guard let (host, port) = SyslogOutput.parseAddress(address) else {
+            r.report("address", .invalidValue("'\(address)' is not HOST:PORT"))
+            return nil
+        }
+        var output = SyslogOutput(host: host, port: port)
+        output.transport = r.choice("protocol", SyslogOutput.Transport.self) ?? .relp
+        if let app = r.string("appName") {
+            if app.utf8.count > 48 || !app.utf8.allSatisfy({ (33...126).contains($0) }) {
+                r.report("appName", .invalidValue("at most 48 printable ASCII characters, no spaces"))
+            } else {
+                output.appName = app
+            }
+        }
+        output.hostname = r.string("hostname") ?? ""
+        if let facility = r.string("facility") {
+            if let code = SyslogCodes.facilities[facility] { output.facility = code } else {
+                r.report("facility", .invalidValue("'\(facility)' is not one of: \(SyslogCodes.facilities.keys.sorted().joined(separator: ", "))"))
+            }
+        }
+        if let severity = r.value("severity") {
+            if case .object(let members) = severity {
+                for (name, value) in members.sorted(by: { $0.key < $1.key }) {
+                    let valuePath = path.appending("severity").appending(name)
+                    guard case .string(let text) = value, let code = SyslogCodes.severities[text] else {
+                        d.report(valuePath, .invalidValue("must be one of: \(SyslogCodes.severities.sorted { $0.value < $1.value }.map(\.key).joined(separator: ", "))"))
+                        continue
+                    }
+                    if name == "default" { output.defaultSeverity = code } else { output.severities[name] = code }
+                }
+            } else {
+                r.report("severity", .wrongType(expected: "an object (category → severity)", found: severity.typeName))
+            }
+        }
+        output.batchMaxRecords = r.integer("batchMaxRecords", in: 1...100_000) ?? output.batchMaxRecords
+        output.batchMaxMs = r.integer("batchMaxMs", in: 1...600_000) ?? output.batchMaxMs
+        output.bufferMaxRecords = r.integer("bufferMaxRecords", in: 1...10_000_000) ?? max(output.bufferMaxRecords, 2 * output.batchMaxRecords)
+        output.shutdownTimeoutMs = r.integer("shutdownTimeoutMs", in: 0...600_000) ?? output.shutdownTimeoutMs
+        if output.bufferMaxRecords < output.batchMaxRecords {
+            r.report("bufferMaxRecords", .invalidValue("must be at least batchMaxRecords (\(output.batchMaxRecords))"))
+        }
+        return Output(destination: .syslog(output), format: .text, whereCondition: condition)
     }
 }

@@ -159,6 +159,26 @@ public struct SpytailConfig: Sendable, Equatable {
             case file(String)
             /// Rows inserted into a ClickHouse table over HTTP (`run` only); the format is the table's.
             case clickhouse(ClickHouseOutput)
+            /// RFC 5424 messages to a syslog server over RELP, TCP or UDP (`run` only).
+            case syslog(SyslogOutput)
+
+            /// The records carry the parsed time (ClickHouse's `time` column, the syslog timestamp).
+            public var carriesParsedTime: Bool {
+                switch self {
+                case .stdout, .file: false
+                case .clickhouse, .syslog: true
+                }
+            }
+
+            /// For messages: `stdout`, the file's path, `clickhouse http://… db.table`, `syslog relp host:port`.
+            public var name: String {
+                switch self {
+                case .stdout: "stdout"
+                case .file(let path): path
+                case .clickhouse(let settings): settings.name
+                case .syslog(let settings): settings.name
+                }
+            }
         }
         public enum Format: String, Sendable, CaseIterable { case jsonl, text, logfmt }
         public enum Color: String, Sendable, CaseIterable { case auto, always, never }

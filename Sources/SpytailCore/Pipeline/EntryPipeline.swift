@@ -17,13 +17,16 @@ public final class EntryPipeline {
     private var filters: FilterChain
     private let routes: [Route]
     private let window: TimeWindow?
+    private let readsTime: Bool
     private var lastInWindow = true
     private var stats: PipelineStats
     /// Copies what passes the filters for viewers (the HTTP face); nil when nobody can look.
     public var tap: RecentTap?
 
+    /// `readsTime`: parse every timestamp into `entry.time` (a time window does anyway).
     public init(rules: RuleSet, continuation: Regex?, maxLineBytes: Int, filters: [EntryCondition], routes: [Route],
-                window: TimeWindow? = nil) {
+                window: TimeWindow? = nil, readsTime: Bool = false) {
+        self.readsTime = readsTime || window != nil
         self.rules = rules
         self.continuation = continuation
         self.maxLineBytes = maxLineBytes
@@ -38,7 +41,8 @@ public final class EntryPipeline {
         precondition(sinks.count == config.config.outputs.count, "one sink per output")
         let routes = zip(config.outputConditions, sinks).map { Route(condition: $0, sink: $1) }
         self.init(rules: config.rules, continuation: config.continuation, maxLineBytes: config.config.parse.maxLineBytes,
-                  filters: config.filters, routes: routes, window: window)
+                  filters: config.filters, routes: routes, window: window,
+                  readsTime: config.config.outputs.contains { $0.destination.carriesParsedTime })
     }
 
     /// Counters so far, filter counts included.
@@ -59,7 +63,7 @@ public final class EntryPipeline {
     /// Classifies, filters and routes one assembled entry.
     public func process(_ entry: inout SpyEntry) throws(SinkError) {
         stats.entries += 1
-        rules.classify(&entry, readTime: window != nil)
+        rules.classify(&entry, readTime: readsTime)
         if let window {
             if let time = entry.time { lastInWindow = window.contains(time) }
             guard lastInWindow else {

@@ -11,9 +11,9 @@ public enum OutputOpener {
             switch output.destination {
             case .stdout: writer = .standardOutput()
             case .file(let path): writer = try .appending(to: resolve(path))
-            case .clickhouse(let settings):
+            case .clickhouse, .syslog:
                 guard let remote else {
-                    throw SinkError(destination: settings.name, cause: .other(errno: 0, message: "network outputs are shipped by `spytail run` only"))
+                    throw SinkError(destination: output.destination.name, cause: .other(errno: 0, message: "network outputs are shipped by `spytail run` only"))
                 }
                 opened.append(try remote.open(output, vocabulary: vocabulary, resolve: resolve))
                 continue
