@@ -119,6 +119,10 @@ struct ClickHouseOutputTests {
         #expect(RunTools.waitUntil(30) { Self.counts(server)?.rows == 200 && Self.counts(server, "errors")?.rows == 20 },
                 "logs \(String(describing: Self.counts(server))), errors \(String(describing: Self.counts(server, "errors")))\n\(spytail.stderr)")
         #expect(server.query("SELECT count() FROM errors WHERE category != 'error' FORMAT TSV") == "0")
+        // The parsed time (2026-11-20T10:00:00Z), the tags array, the fields as JSON text, the source.
+        #expect(server.query("SELECT uniqExact(toUnixTimestamp(time)), min(toUnixTimestamp(time)) FROM logs FORMAT TSV") == "1\t1795168800")
+        #expect(server.query("SELECT visitParamExtractString(fields, 'level'), path, offset FROM logs WHERE message = 'line 10' FORMAT TSV")
+                == "ERROR\t\(dir.file("logs/app.log"))\t\((0..<9).reduce(0) { $0 + "2026-11-20T10:00:00Z INFO line \($1 + 1)\n".utf8.count })")
         let sizes = server.insertSizes("logs")
         #expect(sizes.reduce(0, +) == 200 && sizes.allSatisfy { $0 <= 7 }, "insert sizes \(sizes)")
         #expect(spytail.stop().status == 0, "\(spytail.stderr)")

@@ -54,13 +54,25 @@ final class ClickHouseServer {
 
     var url: String { "http://127.0.0.1:\(httpPort)" }
 
-    /// Starts the server and waits (up to 30 s) until it answers `/ping`. Started through a shell, detached
-    /// from every descriptor of this process: clickhouse-server closes the descriptors it inherits, and
-    /// Foundation's `Process` then takes the closed monitoring socket for an exit and blocks in `waitpid`.
+    /// Starts `argv` as a daemon (new session, no descriptor of this process, stdout to /dev/null) through
+    /// Python's `subprocess` and returns its pid. Not through Foundation's `Process`: a child that closes
+    /// what it inherits (clickhouse-server does) makes `Process` take the closed monitoring socket for an
+    /// exit and block in `waitpid`, and a grandchild that keeps it open keeps `waitUntilExit` waiting.
+    static func daemon(_ argv: [String], stderr: String) throws -> Int32 {
+        let script = """
+            import subprocess, sys
+            with open(sys.argv[1], "ab") as err:
+                p = subprocess.Popen(sys.argv[2:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
+                                     close_fds=True, start_new_session=True)
+            print(p.pid)
+            """
+        let launch = try Harness.run("/usr/bin/python3", ["-c", script, stderr] + argv)
+        return Int32(launch.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    /// Starts the server and waits (up to 30 s) until it answers `/ping`.
     func start() throws {
-        let launch = try Harness.run("/bin/sh", ["-c", "setsid \(Self.binary) --config-file=\"$0\" </dev/null >/dev/null 2>&1 & echo $!",
-                                                 directory.file("clickhouse/config.xml")])
-        pid = Int32(launch.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        pid = try Self.daemon([Self.binary, "--config-file=\(directory.file("clickhouse/config.xml"))"], stderr: "/dev/null")
         guard pid > 0, Waiting.until(30, { (try? Harness.run("/usr/bin/curl", ["-sf", "--max-time", "1", "\(url)/ping"]))?.status == 0 }) else {
             throw ServerError.notAnswering(log: (try? String(contentsOfFile: directory.file("clickhouse/error.log"), encoding: .utf8)) ?? "")
         }
