@@ -29,6 +29,8 @@ struct Benchmark: ParsableCommand {
     @Flag(help: "Skip the ClickHouse rows (run into a private clickhouse-server vs clickhouse-client inserting the same rows).")
     var skipClickhouse = false
     @Flag(help: "Only the ClickHouse rows (W1 generated if missing).") var onlyClickhouse = false
+    @Flag(help: "Skip the syslog rows (run into a private rsyslogd over RELP and over TCP).") var skipSyslog = false
+    @Flag(help: "Only the syslog rows (W1 generated if missing).") var onlySyslog = false
 
     func run() throws {
         let here = Self.executableDirectory()
@@ -39,8 +41,8 @@ struct Benchmark: ParsableCommand {
         let perl = "\(workdir)/baseline.pl"
         writeFile(perl, PerlBaseline.script)
         let w1 = Workload.prepare(name: "W1", lines: lines, rotatedChain: false, directory: workdir)
-        if onlyClickhouse {
-            let failures = clickHouseRows(w1, spytail)
+        if onlyClickhouse || onlySyslog {
+            let failures = onlyClickhouse ? clickHouseRows(w1, spytail) : syslogRows(w1, spytail)
             for failure in failures { printError("spytail-bench: WRONG: \(failure)") }
             if !failures.isEmpty { throw ExitCode(1) }
             return
@@ -108,6 +110,7 @@ struct Benchmark: ParsableCommand {
                   + "ISA-L = \(Report.fixed(zlib.wall / isal.wall, 1))x zlib's speed")
         }
         if !skipClickhouse && !skipRun { failures += clickHouseRows(w1, spytail) }
+        if !skipSyslog && !skipRun { failures += syslogRows(w1, spytail) }
         if !skip10x { failures += tenTimes(w1, spytail, config, output) }
         if !skipRun { failures += runFigures(spytail) }
         unlink(output)
@@ -227,6 +230,31 @@ struct Benchmark: ParsableCommand {
         if ours.joined().contains(where: { $0.status != 0 }) { failures.append("run -> clickhouse did not deliver every record (see \(server.workdir)/run.stderr)") }
         if bound.contains(where: { $0.status != 0 }) { failures.append("clickhouse-client insert failed") }
         return failures
+    }
+
+    /// W1 through `run` into rsyslog over RELP and over TCP.
+    func syslogRows(_ w1: Workload, _ spytail: String) -> [String] {
+        guard SyslogBenchmark.installed else {
+            print("\nsyslog rows skipped: Debian's rsyslog and rsyslog-relp are not installed")
+            return []
+        }
+        var server = SyslogBenchmark(workdir: workdir, outdir: outdir)
+        guard server.start() else { return ["rsyslogd did not start (see \(server.workdir)/stderr)"] }
+        defer { server.stop(); unlink(server.output) }
+        var rows: [Figures] = []
+        for transport in ["relp", "tcp"] {
+            var runs: [Measurement] = []
+            for _ in 0..<self.runs {
+                runs.append(server.measureRun(spytail: spytail, workload: w1, protocol: transport, expected: w1.expectedRecords))
+            }
+            rows.append(Figures(workload: w1, tool: "run -> rsyslog \(transport)", runs: runs, outputLines: nil))
+        }
+        print("\nrsyslog (imrelp, imtcp, omfile), \(Report.grouped(w1.expectedRecords)) messages (W1's records):")
+        for row in rows { Report.line(row) }
+        print("W1 into rsyslog: RELP \(Report.grouped(Int(Double(w1.expectedRecords) / rows[0].wall))) messages/s, "
+              + "TCP \(Report.grouped(Int(Double(w1.expectedRecords) / rows[1].wall))) messages/s: RELP = "
+              + "\(Report.fixed(rows[1].wall / rows[0].wall, 2))x TCP's rate")
+        return rows.flatMap(\.runs).contains { $0.status != 0 } ? ["run -> rsyslog did not deliver every record (see \(server.workdir))"] : []
     }
 
     /// W1 ten times in one process: peak RSS must not grow with the input.
