@@ -17,6 +17,9 @@ final class RELPSession {
     let connection: SocketConnection
     private var nextTxnr = 1
     private var received: [UInt8] = []
+    /// Where the next frame starts in `received`.
+    private var readOffset = 0
+    private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
 
     init(_ connection: SocketConnection) { self.connection = connection }
 
@@ -26,7 +29,7 @@ final class RELPSession {
         let txnr = take()
         try connection.send(Self.frame(txnr, "open", offers))
         let answer = try awaitResponse(txnr)
-        guard answer.starts(with: Array("200".utf8)) else {
+        guard answer.starts(with: Self.ok) else {
             throw SocketConnection.Failure("RELP open refused: \(String(decoding: answer.prefix(200), as: UTF8.self))")
         }
         guard String(decoding: answer, as: UTF8.self).contains("syslog") else {
@@ -49,7 +52,7 @@ final class RELPSession {
         var refusal: String?
         for txnr in txnrs {
             let answer = try awaitResponse(txnr)
-            if refusal == nil && !answer.starts(with: Array("200".utf8)) {
+            if refusal == nil && !answer.starts(with: Self.ok) {
                 refusal = "RELP \(String(decoding: answer.prefix(300), as: UTF8.self))"
             }
         }
@@ -75,7 +78,6 @@ final class RELPSession {
                 if frame.command == "serverclose" { throw SocketConnection.Failure("the RELP server closed the session") }
                 if frame.command == "rsp" && frame.txnr == txnr { return frame.data }
             }
-            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
             let n = try connection.receive(into: &chunk)
             if n == 0 { throw SocketConnection.Failure("the RELP server closed the connection") }
             received += chunk[..<n]
@@ -84,10 +86,16 @@ final class RELPSession {
 
     /// The first whole frame received, taken off; nil when more bytes are needed.
     func nextFrame() throws(SocketConnection.Failure) -> Frame? {
-        guard let parsed = Self.parse(received) else { return nil }
+        guard let parsed = Self.parse(received, from: readOffset) else {
+            if readOffset > 0 {  // keep only the unfinished frame
+                received.removeFirst(readOffset)
+                readOffset = 0
+            }
+            return nil
+        }
         switch parsed {
-        case .frame(let frame, let length):
-            received.removeFirst(length)
+        case .frame(let frame, let end):
+            readOffset = end
             return frame
         case .malformed(let why):
             throw SocketConnection.Failure("malformed RELP frame from the server: \(why)")
@@ -95,27 +103,34 @@ final class RELPSession {
     }
 
     enum Parsed: Equatable {
-        case frame(Frame, length: Int)
+        case frame(Frame, end: Int)
         case malformed(String)
     }
 
-    /// Parses one frame at the start of `bytes`; nil when it is not complete yet.
-    static func parse(_ bytes: [UInt8]) -> Parsed? {
-        var i = 0
-        func token() -> String? {
-            let start = i
+    /// Parses one frame of `bytes` at `start`; nil when it is not complete yet.
+    static func parse(_ bytes: [UInt8], from start: Int = 0) -> Parsed? {
+        var i = start
+        /// The bytes up to the next space or newline; nil when the bytes end first.
+        func token() -> ArraySlice<UInt8>? {
+            let begin = i
             while i < bytes.count, bytes[i] != UInt8(ascii: " "), bytes[i] != UInt8(ascii: "\n") { i += 1 }
-            guard i < bytes.count else { return nil }
-            return String(decoding: bytes[start..<i], as: UTF8.self)
+            return i < bytes.count ? bytes[begin..<i] : nil
         }
-        guard let txnrText = token() else { return nil }
-        guard let txnr = Int(txnrText), bytes[i] == UInt8(ascii: " ") else { return .malformed("bad transaction number '\(txnrText.prefix(20))'") }
+        func number(_ digits: ArraySlice<UInt8>) -> Int? {
+            guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy({ (48...57).contains($0) }) else { return nil }
+            return digits.reduce(0) { $0 * 10 + Int($1 - 48) }
+        }
+        guard let txnrDigits = token() else { return nil }
+        guard let txnr = number(txnrDigits), bytes[i] == UInt8(ascii: " ") else {
+            return .malformed("bad transaction number '\(String(decoding: txnrDigits.prefix(20), as: UTF8.self))'")
+        }
         i += 1
-        guard let command = token() else { return nil }
-        guard bytes[i] == UInt8(ascii: " ") else { return .malformed("no data length after '\(command.prefix(20))'") }
+        guard let commandBytes = token() else { return nil }
+        let command = commandBytes.elementsEqual("rsp".utf8) ? "rsp" : String(decoding: commandBytes.prefix(32), as: UTF8.self)
+        guard bytes[i] == UInt8(ascii: " ") else { return .malformed("no data length after '\(command)'") }
         i += 1
-        guard let lengthText = token() else { return nil }
-        guard let length = Int(lengthText), length >= 0 else { return .malformed("bad data length '\(lengthText.prefix(20))'") }
+        guard let lengthDigits = token() else { return nil }
+        guard let length = number(lengthDigits) else { return .malformed("bad data length") }
         var data: [UInt8] = []
         if length > 0 {
             guard bytes[i] == UInt8(ascii: " ") else { return .malformed("no data after its length") }
@@ -126,7 +141,7 @@ final class RELPSession {
         }
         guard i < bytes.count else { return nil }
         guard bytes[i] == UInt8(ascii: "\n") else { return .malformed("no frame trailer") }
-        return .frame(Frame(txnr: txnr, command: command, data: data), length: i + 1)
+        return .frame(Frame(txnr: txnr, command: command, data: data), end: i + 1)
     }
 
     static func frame(_ txnr: Int, _ command: String, _ data: [UInt8]) -> [UInt8] {
@@ -135,12 +150,32 @@ final class RELPSession {
         return out
     }
 
+    static let ok = Array("200".utf8)
+
     static func appendFrame(_ txnr: Int, _ command: String, _ data: ArraySlice<UInt8>, to out: inout [UInt8]) {
-        out += Array("\(txnr) \(command) \(data.count)".utf8)
+        appendDecimal(txnr, to: &out)
+        out.append(UInt8(ascii: " "))
+        out += command.utf8
+        out.append(UInt8(ascii: " "))
+        appendDecimal(data.count, to: &out)
         if !data.isEmpty {
             out.append(UInt8(ascii: " "))
             out += data
         }
         out.append(UInt8(ascii: "\n"))
+    }
+
+    static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { raw in
+            repeat {
+                raw[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+            for i in (0..<count).reversed() { out.append(raw[i]) }
+        }
     }
 }

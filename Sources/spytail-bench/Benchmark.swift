@@ -245,7 +245,7 @@ struct Benchmark: ParsableCommand {
         for transport in ["relp", "tcp"] {
             var runs: [Measurement] = []
             for _ in 0..<self.runs {
-                runs.append(server.measureRun(spytail: spytail, workload: w1, protocol: transport, expected: w1.expectedRecords))
+                runs.append(server.measureRun(spytail: spytail, workload: w1, transport: transport, expected: w1.expectedRecords))
             }
             rows.append(Figures(workload: w1, tool: "run -> rsyslog \(transport)", runs: runs, outputLines: nil))
         }

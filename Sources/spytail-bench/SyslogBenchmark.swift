@@ -44,17 +44,17 @@ struct SyslogBenchmark {
         waitpid(pid, &status, 0)
     }
 
-    /// `run` over W1 into `protocol` until rsyslog's file has grown by `expected` lines (or `limit` s).
-    func measureRun(spytail: String, workload: Workload, protocol: String, expected: Int, limit: Double = 300) -> Measurement {
-        let checkpoints = "\(workdir)/checkpoints.json", config = "\(workdir)/bench-\(protocol).json"
+    /// `run` over W1 into `transport` until rsyslog's file has grown by `expected` lines (or `limit` s).
+    func measureRun(spytail: String, workload: Workload, transport: String, expected: Int, limit: Double = 300) -> Measurement {
+        let checkpoints = "\(workdir)/checkpoints.json", config = "\(workdir)/bench-\(transport).json"
         unlink(checkpoints)
-        let port = protocol == "relp" ? relpPort : tcpPort
-        let out = #"{ "type": "syslog", "address": "127.0.0.1:\#(port)", "protocol": "\#(protocol)" }"#
+        let port = transport == "relp" ? relpPort : tcpPort
+        let out = #"{ "type": "syslog", "address": "127.0.0.1:\#(port)", "protocol": "\#(transport)" }"#
         writeFile(config, RunCatchUp.config(for: workload, output: "unused", checkpoints: checkpoints, outputs: out))
         var counter = GrowingLineCounter(path: output)
         let before = counter.count()
         let start = Runner.now()
-        let run = RunCatchUp.spawn([spytail, "run", "--config", config], stderr: "\(workdir)/run-\(protocol).stderr")
+        let run = RunCatchUp.spawn([spytail, "run", "--config", config], stderr: "\(workdir)/run-\(transport).stderr")
         var lines = 0
         while lines < expected && Runner.now() - start < limit {
             usleep(20_000)
