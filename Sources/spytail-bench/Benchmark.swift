@@ -201,7 +201,7 @@ struct Benchmark: ParsableCommand {
         // The default batch (10,000 rows) and a bulk one (50,000: fewer parts for the server to write and merge).
         let batches = [10_000, 50_000]
         let checkpoints = "\(workdir)/clickhouse-checkpoints.json"
-        var ours: [[Measurement]] = batches.map { _ in [] }, bound: [Measurement] = []
+        var ours: [[Measurement]] = batches.map { _ in [] }, bound: [Measurement] = [], sameParts: [Measurement] = []
         let rows = "\(workdir)/clickhouse-rows.json"
         for _ in 0..<runs {
             for (i, batch) in batches.enumerated() {
@@ -212,13 +212,16 @@ struct Benchmark: ParsableCommand {
             }
             if bound.isEmpty { _ = server.query("SELECT * FROM spytail_w1 FORMAT JSONEachRow", into: rows) }
             bound.append(server.measureClient(rows: rows, table: "client_w1"))
+            sameParts.append(server.measureClient(rows: rows, table: "client_w1", blockRows: batches[0]))
         }
         unlink(rows)
         let boundRow = Figures(workload: w1, tool: "clickhouse-client", runs: bound, outputLines: nil)
+        let samePartsRow = Figures(workload: w1, tool: "clickhouse-client, parts of \(batches[0])", runs: sameParts, outputLines: nil)
         let oursRows = zip(batches, ours).map { Figures(workload: w1, tool: "run -> clickhouse, batch \($0)", runs: $1, outputLines: nil) }
         let version = server.query("SELECT version()") ?? "?"
         print("\nClickHouse \(version), \(Report.grouped(w1.expectedRecords)) rows (W1's records):")
         Report.line(boundRow)
+        Report.line(samePartsRow)
         for row in oursRows { Report.line(row) }
         for (batch, row) in zip(batches, oursRows) {
             print("W1 into ClickHouse, batchMaxRecords \(Report.grouped(batch)): spytail run catch-up "
@@ -226,9 +229,12 @@ struct Benchmark: ParsableCommand {
                   + "\(Report.grouped(Int(Double(w1.expectedRecords) / boundRow.wall))) rows/s: spytail = "
                   + "\(Report.fixed(boundRow.wall / row.wall, 2))x the server's bound")
         }
+        print("W1 into ClickHouse in parts of \(Report.grouped(batches[0])) rows: clickhouse-client "
+              + "\(Report.grouped(Int(Double(w1.expectedRecords) / samePartsRow.wall))) rows/s, spytail = "
+              + "\(Report.fixed(samePartsRow.wall / oursRows[0].wall, 2))x that")
         var failures: [String] = []
         if ours.joined().contains(where: { $0.status != 0 }) { failures.append("run -> clickhouse did not deliver every record (see \(server.workdir)/run.stderr)") }
-        if bound.contains(where: { $0.status != 0 }) { failures.append("clickhouse-client insert failed") }
+        if (bound + sameParts).contains(where: { $0.status != 0 }) { failures.append("clickhouse-client insert failed") }
         return failures
     }
 

@@ -94,11 +94,13 @@ struct ClickHouseBenchmark {
         return Measurement(wall: wall, cpu: cpu, peakRSSKB: rss, status: rows == expected ? 0 : 124)
     }
 
-    /// `clickhouse-client` inserting `rows` (a JSONEachRow file) into a fresh `table`: the server's own bound.
-    func measureClient(rows: String, table: String) -> Measurement {
+    /// `clickhouse-client` inserting `rows` (a JSONEachRow file) into a fresh `table`: the server's own bound;
+    /// with `blockRows`, the client cuts the insert into parts of that many rows (as spytail's batches are).
+    func measureClient(rows: String, table: String, blockRows: Int? = nil) -> Measurement {
         _ = query("DROP TABLE IF EXISTS \(table)")
         _ = query(ClickHouseTable.createStatement(database: "default", table: table))
-        return Runner.run([Self.client, "--port", "\(tcpPort)", "--query", "INSERT INTO \(table) FORMAT JSONEachRow"], stdin: rows)
+        let block = blockRows.map { ["--max_insert_block_size", "\($0)"] } ?? []
+        return Runner.run([Self.client, "--port", "\(tcpPort)"] + block + ["--query", "INSERT INTO \(table) FORMAT JSONEachRow"], stdin: rows)
     }
 
     static func freePort() -> Int {
