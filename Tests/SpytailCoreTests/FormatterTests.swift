@@ -151,4 +151,24 @@ struct StalledSinkTests {
         #expect(row.host == "h\"1")
         #expect(row.message == "m")
     }
+
+    // MARK: syslog messages
+
+    @Test func syslogMessageIsOctetCountedRFC5424WithEscapedStructuredData() throws {
+        // A syslog output in the config makes the pipeline parse every timestamp.
+        let config = try Fixtures.compiled(outputs: #"[{"type": "syslog", "address": "127.0.0.1:514"}]"#)
+        var settings = SyslogOutput(host: "h", port: 1)
+        settings.facility = 16
+        settings.severities = ["error": 3]
+        settings.appName = "app"
+        let writer = RecordingByteWriter()
+        // 2026-11-20T10:00:05.5Z is the arrival time of lines without a timestamp.
+        let sink = FormattingSink(formatter: SyslogFormatter(vocabulary: config.rules.vocabulary, settings: settings, hostname: "web 1",
+                                                             now: { 1_795_168_805_500_000_000 }), writer: writer)
+        try Fixtures.run("2026-11-20T10:00:01Z ERROR [db] q \"x\" ]\n\tat f()\nplain\n",
+                         pipeline: EntryPipeline(config: config, sinks: [sink]))
+        let first = #"<131>1 2026-11-20T10:00:01.000000Z web_1 app - - [spytail@32473 id="0000000000abcdef-0" category="error" tags="db" path="/logs/app.log" offset="0" level="ERROR" tags="[db\] "] q "x" ]"# + "\n\tat f()"
+        let second = #"<134>1 2026-11-20T10:00:05.500000Z web_1 app - - [spytail@32473 id="0000000000abcdef-48" category="info" tags="" path="/logs/app.log" offset="48"] plain"#
+        #expect(writer.text == "\(first.utf8.count) \(first)\(second.utf8.count) \(second)")
+    }
 }

@@ -101,3 +101,28 @@ extension ByteCursor {
         }
     }
 }
+
+extension ByteCursor {
+    /// The names of `tags` (pre-rendered, one per tag index), comma-separated: the tag lists of the jsonl,
+    /// ClickHouse and syslog records.
+    @inline(__always)
+    public mutating func append(tags: TagSet, names: [[UInt8]]) {
+        var bits = tags.bits
+        var first = true
+        while bits != 0 {
+            let index = bits.trailingZeroBitCount
+            bits &= bits - 1
+            if !first { append(UInt8(ascii: ",")) }
+            append(names[index])
+            first = false
+        }
+    }
+
+    /// A record's id: the file's fingerprint (16 hex digits), `-`, the entry's offset.
+    @inline(__always)
+    public mutating func appendID(of entry: borrowing SpyEntry) {
+        append(hex: entry.file.fingerprint.value)
+        append(UInt8(ascii: "-"))
+        append(decimal: entry.offset)
+    }
+}

@@ -33,9 +33,7 @@ public struct JSONLinesFormatter: EntryFormatter {
 
     private func write(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>, _ c: inout ByteCursor) {
         c.append("{\"id\":\"")
-        c.append(hex: entry.file.fingerprint.value)
-        c.append(UInt8(ascii: "-"))
-        c.append(decimal: entry.offset)
+        c.appendID(of: entry)
         c.append("\",\"timestamp\":")
         if let timestamp = entry.timestamp {
             c.appendJSONString(UnsafeBufferPointer(rebasing: text[timestamp]))
@@ -43,7 +41,7 @@ public struct JSONLinesFormatter: EntryFormatter {
             c.append("null")
         }
         c.append(categoryPieces[entry.category])
-        if !entry.tags.isEmpty { appendTags(entry.tags, &c) }
+        c.append(tags: entry.tags, names: tagNames)
         c.append("],\"message\":\"")
         c.appendJSONEscaped(UnsafeBufferPointer(rebasing: text[entry.message]))
         c.append("\",\"detail\":")
@@ -63,17 +61,5 @@ public struct JSONLinesFormatter: EntryFormatter {
         c.append("\",\"offset\":")
         c.append(decimal: entry.offset)
         c.append(entry.truncated ? "},\"truncated\":true}\n" : "}}\n")
-    }
-
-    private func appendTags(_ tags: TagSet, _ c: inout ByteCursor) {
-        var bits = tags.bits
-        var first = true
-        while bits != 0 {
-            let index = bits.trailingZeroBitCount
-            bits &= bits - 1
-            if !first { c.append(UInt8(ascii: ",")) }
-            c.append(tagNames[index])
-            first = false
-        }
     }
 }

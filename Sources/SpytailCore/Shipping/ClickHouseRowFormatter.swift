@@ -39,9 +39,7 @@ public struct ClickHouseRowFormatter: EntryFormatter {
 
     private func write(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>, _ c: inout ByteCursor) {
         c.append("{\"id\":\"")
-        c.append(hex: entry.file.fingerprint.value)
-        c.append(UInt8(ascii: "-"))
-        c.append(decimal: entry.offset)
+        c.appendID(of: entry)
         c.append("\",\"timestamp\":")
         if let timestamp = entry.timestamp {
             c.appendJSONString(UnsafeBufferPointer(rebasing: text[timestamp]))
@@ -55,15 +53,7 @@ public struct ClickHouseRowFormatter: EntryFormatter {
             c.append("null")  // DateTime holds no time before 1970
         }
         c.append(categoryPieces[entry.category])
-        var bits = entry.tags.bits
-        var first = true
-        while bits != 0 {
-            let index = bits.trailingZeroBitCount
-            bits &= bits - 1
-            if !first { c.append(UInt8(ascii: ",")) }
-            c.append(tagNames[index])
-            first = false
-        }
+        c.append(tags: entry.tags, names: tagNames)
         c.append("],\"message\":\"")
         c.appendJSONEscaped(UnsafeBufferPointer(rebasing: text[entry.message]))
         c.append("\",\"detail\":")

@@ -45,21 +45,11 @@ public struct SyslogFormatter: EntryFormatter {
         c.append(priorities[entry.category])
         Self.appendTimestamp(time, &c)
         c.append(header)
-        c.append(hex: entry.file.fingerprint.value)
-        c.append(UInt8(ascii: "-"))
-        c.append(decimal: entry.offset)
+        c.appendID(of: entry)
         c.append("\" category=\"")
         c.append(categoryNames[entry.category])
         c.append("\" tags=\"")
-        var bits = entry.tags.bits
-        var first = true
-        while bits != 0 {
-            let index = bits.trailingZeroBitCount
-            bits &= bits - 1
-            if !first { c.append(UInt8(ascii: ",")) }
-            c.append(tagNames[index])
-            first = false
-        }
+        c.append(tags: entry.tags, names: tagNames)
         c.append("\" path=\"")
         Self.appendParamValue(entry.file.path.utf8, &c)
         c.append("\" offset=\"")
