@@ -232,13 +232,8 @@ extension SpytailConfig {
         output.user = r.string("user") ?? output.user
         output.passwordFile = r.string("passwordFile")
         output.createTable = r.bool("createTable") ?? false
-        output.batchMaxRecords = r.integer("batchMaxRecords", in: 1...1_000_000) ?? output.batchMaxRecords
-        output.batchMaxMs = r.integer("batchMaxMs", in: 1...600_000) ?? output.batchMaxMs
-        output.bufferMaxRecords = r.integer("bufferMaxRecords", in: 1...10_000_000) ?? max(output.bufferMaxRecords, 2 * output.batchMaxRecords)
-        output.shutdownTimeoutMs = r.integer("shutdownTimeoutMs", in: 0...600_000) ?? output.shutdownTimeoutMs
-        if output.bufferMaxRecords < output.batchMaxRecords {
-            r.report("bufferMaxRecords", .invalidValue("must be at least batchMaxRecords (\(output.batchMaxRecords))"))
-        }
+        (output.batchMaxRecords, output.batchMaxMs, output.bufferMaxRecords, output.shutdownTimeoutMs) =
+            decodeDeliveryLimits(r, maxBatch: 1_000_000, defaults: (output.batchMaxRecords, output.batchMaxMs, output.bufferMaxRecords, output.shutdownTimeoutMs))
         return Output(destination: .clickhouse(output), format: .jsonl, whereCondition: condition)
     }
 
@@ -280,13 +275,24 @@ extension SpytailConfig {
                 r.report("severity", .wrongType(expected: "an object (category → severity)", found: severity.typeName))
             }
         }
-        output.batchMaxRecords = r.integer("batchMaxRecords", in: 1...100_000) ?? output.batchMaxRecords
-        output.batchMaxMs = r.integer("batchMaxMs", in: 1...600_000) ?? output.batchMaxMs
-        output.bufferMaxRecords = r.integer("bufferMaxRecords", in: 1...10_000_000) ?? max(output.bufferMaxRecords, 2 * output.batchMaxRecords)
-        output.shutdownTimeoutMs = r.integer("shutdownTimeoutMs", in: 0...600_000) ?? output.shutdownTimeoutMs
-        if output.bufferMaxRecords < output.batchMaxRecords {
-            r.report("bufferMaxRecords", .invalidValue("must be at least batchMaxRecords (\(output.batchMaxRecords))"))
-        }
+        (output.batchMaxRecords, output.batchMaxMs, output.bufferMaxRecords, output.shutdownTimeoutMs) =
+            decodeDeliveryLimits(r, maxBatch: 100_000, defaults: (output.batchMaxRecords, output.batchMaxMs, output.bufferMaxRecords, output.shutdownTimeoutMs))
         return Output(destination: .syslog(output), format: .text, whereCondition: condition)
+    }
+
+    typealias DeliveryLimits = (batchMaxRecords: Int, batchMaxMs: Int, bufferMaxRecords: Int, shutdownTimeoutMs: Int)
+
+    /// The batching and buffering keys every network output has, checked alike; the buffer defaults to at
+    /// least two batches.
+    static func decodeDeliveryLimits(_ r: ObjectReader, maxBatch: Int, defaults: DeliveryLimits) -> DeliveryLimits {
+        let batch = r.integer("batchMaxRecords", in: 1...maxBatch) ?? defaults.batchMaxRecords
+        let limits = (batchMaxRecords: batch,
+                      batchMaxMs: r.integer("batchMaxMs", in: 1...600_000) ?? defaults.batchMaxMs,
+                      bufferMaxRecords: r.integer("bufferMaxRecords", in: 1...10_000_000) ?? max(defaults.bufferMaxRecords, 2 * batch),
+                      shutdownTimeoutMs: r.integer("shutdownTimeoutMs", in: 0...600_000) ?? defaults.shutdownTimeoutMs)
+        if limits.bufferMaxRecords < batch {
+            r.report("bufferMaxRecords", .invalidValue("must be at least batchMaxRecords (\(batch))"))
+        }
+        return limits
     }
 }
