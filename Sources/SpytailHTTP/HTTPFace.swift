@@ -4,7 +4,6 @@ import Logging
 import NIOCore
 import SpytailCore
 import SpytailIO
-import Synchronization
 
 /// `run`'s HTTP server: `/metrics`, `/healthz`, `/readyz` (open) and `/api/*` (token), on Hummingbird. It
 /// reads the run through `RunTelemetry` only and sends it `RunRequest`s; nothing here can make the run
@@ -26,15 +25,15 @@ public final class HTTPFace: Sendable {
         }
     }
 
-    private let current: Mutex<Settings>
+    private let current: Locked<Settings>
     var settings: Settings { current.withLock { $0 } }
     let telemetry: RunTelemetry
     let metrics = MetricsExposition()
     let viewers: ViewerRegistry
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let task = Locked<Task<Void, Never>?>(nil)
 
     public init(settings: Settings, telemetry: RunTelemetry) {
-        current = Mutex(settings)
+        current = Locked(settings)
         self.telemetry = telemetry
         viewers = ViewerRegistry(limit: settings.maxViewers)
     }

@@ -1,7 +1,6 @@
 import Prometheus
 import SpytailCore
 import SpytailIO
-import Synchronization
 
 /// `/metrics`: the run's figures in the Prometheus text format through swift-prometheus's registry. The run
 /// keeps totals; each scrape moves a counter by what its total grew since the last one, so counters never go
@@ -14,7 +13,7 @@ final class MetricsExposition: Sendable {
     }
 
     static let latencyBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The exposition text for the run as it is now.
     func render(_ telemetry: RunTelemetry, viewers: Int, viewerSkips: Int) -> [UInt8] {

@@ -1,5 +1,4 @@
 import SpytailIO
-import Synchronization
 
 /// How many `/api/stream` viewers are connected (at most `limit`), and how many entries they missed.
 final class ViewerRegistry: Sendable {
@@ -10,12 +9,12 @@ final class ViewerRegistry: Sendable {
         var closed = false
     }
 
-    private let state: Mutex<State>
-    private let limitValue: Mutex<Int>
+    private let state: Locked<State>
+    private let limitValue: Locked<Int>
 
     init(limit: Int) {
-        state = Mutex(State())
-        limitValue = Mutex(limit)
+        state = Locked(State())
+        limitValue = Locked(limit)
     }
 
     var limit: Int {

@@ -1,6 +1,5 @@
 import SpytailCore
 import SpytailIO
-import Synchronization
 
 /// A network output (`clickhouse`, `syslog`): takes the formatter's bytes on the run's thread into a
 /// bounded `RecordBuffer`, and on its own thread sends the batches in order through its transport, one
@@ -28,7 +27,7 @@ final class BatchingOutput: ByteWriter, AcknowledgingOutput, @unchecked Sendable
     /// Which outputs may take each other's batches over on reload (the same kind of destination).
     let kind: String
     private let makeTransport: @Sendable () -> any BatchTransport
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Wakes the delivery thread (a sealed batch, a stop); progress wakes `finish`.
     private let wake = BlockingQueue<Void>()
     private let progress = BlockingQueue<Void>()
@@ -43,7 +42,7 @@ final class BatchingOutput: ByteWriter, AcknowledgingOutput, @unchecked Sendable
         self.kind = kind
         self.limits = limits
         self.makeTransport = makeTransport
-        state = Mutex(State(buffer: RecordBuffer(framing: framing, batchMaxRecords: limits.batchMaxRecords,
+        state = Locked(State(buffer: RecordBuffer(framing: framing, batchMaxRecords: limits.batchMaxRecords,
                                                  bufferMaxRecords: limits.bufferMaxRecords)))
     }
 

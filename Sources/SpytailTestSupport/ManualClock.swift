@@ -1,5 +1,5 @@
-import Synchronization
 import SpytailCore
+import SpytailIO
 
 /// A clock that moves only when a test says so; whoever waits on it (the tailer's loop) is told when it moves.
 public final class ManualClock: SteppedClock, @unchecked Sendable {
@@ -10,7 +10,7 @@ public final class ManualClock: SteppedClock, @unchecked Sendable {
         public static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
     }
 
-    private let state = Mutex<(now: Instant, observers: [@Sendable () -> Void])>((Instant(offset: .zero), []))
+    private let state = Locked<(now: Instant, observers: [@Sendable () -> Void])>((Instant(offset: .zero), []))
     public var now: Instant { state.withLock { $0.now } }
     public var minimumResolution: Duration { .nanoseconds(1) }
 

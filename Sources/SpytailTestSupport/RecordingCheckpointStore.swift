@@ -1,4 +1,3 @@
-import Synchronization
 import SpytailCore
 import SpytailIO
 
@@ -10,7 +9,7 @@ public final class RecordingCheckpointStore: CheckpointStore, @unchecked Sendabl
         public let durable: Bool
     }
 
-    private let state = Mutex<(saves: [Save], loads: Int)>(([], 0))
+    private let state = Locked<(saves: [Save], loads: Int)>(([], 0))
     public var loadResult: Result<[Checkpoint], CheckpointStoreError> = .success([])
     public var saveError: CheckpointStoreError?
     public var onSave: (([Checkpoint]) -> Void)?

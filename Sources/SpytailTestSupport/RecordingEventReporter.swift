@@ -1,9 +1,8 @@
-import Synchronization
 import SpytailIO
 
 /// Spy for `EventReporter`: records every event (safe to read from another thread than the reporting one).
 public final class RecordingEventReporter: EventReporter, @unchecked Sendable {
-    private let recorded = Mutex<[SpytailEvent]>([])
+    private let recorded = Locked<[SpytailEvent]>([])
     public init() {}
     public func report(_ event: SpytailEvent) { recorded.withLock { $0.append(event) } }
 

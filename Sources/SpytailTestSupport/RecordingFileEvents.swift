@@ -1,4 +1,3 @@
-import Synchronization
 import SpytailIO
 
 /// A `FileEvents` spy: records every call with its arguments, and lets a test deliver events as inotify would.
@@ -11,7 +10,7 @@ public final class RecordingFileEvents: FileEvents, @unchecked Sendable {
         var deliver: (@Sendable (WatchEvent) -> Void)?
     }
 
-    private let calls = Mutex(Calls())
+    private let calls = Locked(Calls())
     /// What `watch` answers for a directory (default: true).
     public let watchResult: @Sendable (String) -> Bool
 

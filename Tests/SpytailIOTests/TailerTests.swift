@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import SpytailCore
 import SpytailIO
@@ -10,7 +9,7 @@ import SpytailTestSupport
 struct TailerTests {
     /// A value shared with the tailer's thread, behind a lock.
     final class Box<T>: @unchecked Sendable {
-        private let lock = Mutex<Void>(())
+        private let lock = Locked<Void>(())
         private var stored: T
         init(_ value: T) { stored = value }
         var value: T {

@@ -24,14 +24,14 @@ public final class RecentEntries: Sendable {
     }
 
     public let capacity: Int
-    private let ring: Mutex<Ring>
+    private let ring: Locked<Ring>
     /// `ring.next - 1`, published after each append: viewers poll it between writes without taking the lock
     /// (a release store after the entries are in, an acquire load before they are read under the lock).
     private let newestNumber = Atomic<UInt64>(0)
 
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
-        ring = Mutex(Ring())
+        ring = Locked(Ring())
     }
 
     /// Appends `batch` (oldest first) after `dropped` entries that never made it here; wakes every viewer.

@@ -10,14 +10,14 @@ public final class RunTelemetry: Sendable {
     public let startedAt: Double
     /// Unix time of the start, for people.
     public let startedAtUnix: Int64
-    private let snapshot = Mutex(RunSnapshot())
-    private let problems = Mutex<[String]>([])
+    private let snapshot = Locked(RunSnapshot())
+    private let problems = Locked<[String]>([])
     /// When the loop last turned over (CLOCK_MONOTONIC seconds).
-    private let heartbeat = Mutex<Double>(0)
-    private let requests = Mutex<[@Sendable (RunRequest) -> Void]>([])
-    private let latency = Mutex<[Double]>([])
-    private let context = Mutex<ViewContext?>(nil)
-    private let gaps = Mutex<[String: Int]>([:])
+    private let heartbeat = Locked<Double>(0)
+    private let requests = Locked<[@Sendable (RunRequest) -> Void]>([])
+    private let latency = Locked<[Double]>([])
+    private let context = Locked<ViewContext?>(nil)
+    private let gaps = Locked<[String: Int]>([:])
     private let viewed = Atomic<Bool>(false)
 
     public static let problemsKept = 50

@@ -14,7 +14,7 @@ public final class InotifyWatcher: @unchecked Sendable {
 
     private static let instances = Atomic<Int>(0)
     private let deliver: @Sendable (WatchEvent) -> Void
-    private let commands = Mutex<[Command]>([])
+    private let commands = Locked<[Command]>([])
     private let stopping = Atomic<Bool>(false)
     private var thread: WorkerThreads?
 
