@@ -1,11 +1,13 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import SpytailCore
 
 /// Batches into ClickHouse over its HTTP interface with AsyncHTTPClient (keep-alive connections): the
 /// table is created first when asked, then each batch is one `INSERT … FORMAT JSONEachRow`, acknowledged
 /// by HTTP 200. A 4xx is a refusal (a wrong table, column or password), with the server's own text.
+/// An `https://` url is verified against the system's trust store plus the authorities of `caFile`.
 final class ClickHouseTransport: BatchTransport {
     let settings: ClickHouseOutput
     let endpoint: HTTPEndpoint
@@ -13,12 +15,16 @@ final class ClickHouseTransport: BatchTransport {
     private let client: HTTPClient
     private var tableReady: Bool
 
-    init(settings: ClickHouseOutput, endpoint: HTTPEndpoint, password: String?) {
+    /// `trusted`: the certificates read from `caFile`, trusted besides the system's store.
+    init(settings: ClickHouseOutput, endpoint: HTTPEndpoint, password: String?, trusted: [NIOSSLCertificate] = []) {
         self.settings = settings
         self.endpoint = endpoint
         self.password = password
         tableReady = !settings.createTable
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if !trusted.isEmpty { tls.additionalTrustRoots = [.certificates(trusted)] }
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
+            tlsConfiguration: tls,
             timeout: .init(connect: .seconds(5), read: .seconds(60)),
             connectionPool: .init(idleTimeout: .seconds(60))))
     }
@@ -55,8 +61,17 @@ final class ClickHouseTransport: BatchTransport {
             let reason = "HTTP \(status)" + (text.isEmpty ? "" : ": \(text.prefix(500))")
             return .failed(reason: reason, refused: (400..<500).contains(Int(status)))
         } catch {
-            return .failed(reason: "\(error)", refused: false)
+            return .failed(reason: Self.describe(error), refused: false)
         }
+    }
+
+    /// The client's error, with a hint where an operator's next step is not obvious from it.
+    static func describe(_ error: any Error) -> String {
+        let text = "\(error)"
+        if text.contains("CERTIFICATE_VERIFY_FAILED") {
+            return text + " (the server's certificate is not signed by an authority of the system's store or of caFile)"
+        }
+        return text
     }
 
     /// A query string for the URL: everything but unreserved characters percent-encoded.

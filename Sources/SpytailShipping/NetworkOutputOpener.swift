@@ -1,9 +1,11 @@
 import Glibc
+import NIOSSL
 import SpytailCore
 import SpytailIO
 
 /// Opens `run`'s network outputs for the I/O layer: a `clickhouse` output becomes a `BatchingOutput` over a
-/// `ClickHouseTransport`, fed by the `ClickHouseRowFormatter`, its password read from `passwordFile` (first line);
+/// `ClickHouseTransport`, fed by the `ClickHouseRowFormatter`, its password read from `passwordFile` (first line)
+/// and the authorities it trusts besides the system's from `caFile`;
 /// a `syslog` output a `BatchingOutput` over a `SyslogTransport`, fed by the `SyslogFormatter`.
 public struct NetworkOutputOpener: RemoteOutputOpener {
     public init() {}
@@ -36,13 +38,14 @@ public struct NetworkOutputOpener: RemoteOutputOpener {
 
     func openClickHouse(_ settings: ClickHouseOutput, vocabulary: Vocabulary, resolve: (String) -> String) throws(SinkError) -> OpenOutput {
         let password = try settings.passwordFile.map { file throws(SinkError) in try Self.readPassword(resolve(file), for: settings) }
+        let trusted = try settings.caFile.map { file throws(SinkError) in try Self.readAuthorities(resolve(file), for: settings) } ?? []
         guard let endpoint = HTTPEndpoint(settings.url) else {
             throw SinkError(destination: settings.name, cause: .other(errno: 0, message: "not an http(s) address: \(settings.url)"))
         }
         let limits = BatchingOutput.Limits(batchMaxRecords: settings.batchMaxRecords, batchMaxMs: settings.batchMaxMs,
                                            bufferMaxRecords: settings.bufferMaxRecords, shutdownTimeoutMs: settings.shutdownTimeoutMs)
         let writer = BatchingOutput(name: settings.name, kind: "clickhouse", framing: .newline, limits: limits) {
-            ClickHouseTransport(settings: settings, endpoint: endpoint, password: password)
+            ClickHouseTransport(settings: settings, endpoint: endpoint, password: password, trusted: trusted)
         }
         return OpenOutput(formatter: ClickHouseRowFormatter(vocabulary: vocabulary, host: Self.hostName()), writer: writer, delivery: writer)
     }
@@ -58,6 +61,21 @@ public struct NetworkOutputOpener: RemoteOutputOpener {
         }
         let line = bytes.split(separator: 0x0A, omittingEmptySubsequences: true).first.map { Array($0) } ?? []
         return String(decoding: line, as: UTF8.self).trimmingWhitespace()
+    }
+
+    /// The PEM certificates of `caFile`; a file that cannot be read or holds none is named.
+    static func readAuthorities(_ path: String, for settings: ClickHouseOutput) throws(SinkError) -> [NIOSSLCertificate] {
+        let bytes: [UInt8]
+        do {
+            bytes = try ConfigFile.readAll(path)
+        } catch {
+            throw SinkError(destination: settings.name, cause: .other(errno: 0, message: "cannot read caFile '\(path)': \(error.unreadable ?? "\(error)")"))
+        }
+        let certificates = (try? NIOSSLCertificate.fromPEMBytes(bytes)) ?? []
+        guard !certificates.isEmpty else {
+            throw SinkError(destination: settings.name, cause: .other(errno: 0, message: "caFile '\(path)' holds no PEM certificate"))
+        }
+        return certificates
     }
 
     /// This machine's name, for the `host` column.

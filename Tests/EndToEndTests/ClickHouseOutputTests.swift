@@ -203,4 +203,36 @@ struct ClickHouseOutputTests {
         #expect(Self.counts(server)?.distinct == 500)
         #expect(second.stop().status == 0, "\(second.stderr)")
     }
+
+    /// HTTPS: a server whose certificate comes from a private authority is refused (said, with the hint to
+    /// `caFile`, nothing lost) until the config names that authority in `caFile`; then every row arrives.
+    @Test func httpsIsVerifiedAndAPrivateAuthorityIsTrustedThroughCaFile() throws {
+        #expect(ClickHouseServer.installed, "Debian's clickhouse-server is missing: scripts/install-deps installs it")
+        guard ClickHouseServer.installed else { return }
+        let dir = try RunTools.workspace()
+        defer { dir.remove() }
+        dir.write("logs/app.log", "")
+        dir.write("ch.secret", ClickHouseServer.password + "\n")
+        let authority = try TestAuthority(in: dir.file("pki"))
+        let server = try ClickHouseServer(in: dir, tls: authority.server)
+        defer { server.kill() }
+        func config(_ options: String) -> String {
+            Self.config(server, options: #", "batchMaxMs": 50"# + options)
+                .replacingOccurrences(of: server.url, with: server.httpsURL)
+        }
+        let file = dir.write("spytail.json", config(""))
+        var text = ""
+        for i in 1...100 { text += "2026-11-20T10:00:00Z INFO secure \(i)\n" }
+        try RunToolsOutput.append(dir.file("logs/app.log"), text)
+        let spytail = try RunningSpytail(config: file, in: dir)
+        defer { _ = spytail.stop() }
+        #expect(RunTools.waitUntil { spytail.stderr.contains("CERTIFICATE_VERIFY_FAILED") && spytail.stderr.contains("caFile") },
+                "the refused certificate is said, with the way out: \(spytail.stderr)")
+        #expect(Self.counts(server) == nil, "no table, no row before the authority is trusted")
+
+        dir.write("spytail.json", config(#", "caFile": "pki/ca.pem""#))
+        #expect(RunTools.waitUntil(30) { Self.counts(server)?.rows == 100 }, "\(String(describing: Self.counts(server)))\n\(spytail.stderr)")
+        #expect(Self.counts(server)?.distinct == 100)
+        #expect(spytail.stop().status == 0, "\(spytail.stderr)")
+    }
 }

@@ -3,7 +3,8 @@ import SpytailTestSupport
 
 /// A real ClickHouse server (Debian's `clickhouse-server`) in a temporary folder on free loopback ports,
 /// with query logging on (to read back each insert's row count), a user `spy` with a password, and the
-/// data kept across `kill()` and `start()` (as a crashed and restarted server).
+/// data kept across `kill()` and `start()` (as a crashed and restarted server). With `tls`, it answers HTTPS too
+/// (on `httpsPort`) with that certificate and key.
 final class ClickHouseServer {
     static let binary = "/usr/sbin/clickhouse-server"
     static var installed: Bool { FileManager.default.isExecutableFile(atPath: binary) }
@@ -12,12 +13,24 @@ final class ClickHouseServer {
     let directory: TemporaryDirectory
     let httpPort: Int
     let tcpPort: Int
+    let httpsPort: Int
     private var pid: Int32 = 0
 
-    init(in directory: TemporaryDirectory) throws {
+    init(in directory: TemporaryDirectory, tls: TestAuthority.ServerFiles? = nil) throws {
         self.directory = directory
         httpPort = try PrometheusScrapeTests.freePort()
         tcpPort = try PrometheusScrapeTests.freePort()
+        httpsPort = tls == nil ? 0 : try PrometheusScrapeTests.freePort()
+        let https = tls.map { files in
+            """
+              <https_port>\(httpsPort)</https_port>
+              <openSSL><server>
+                <certificateFile>\(files.certificate)</certificateFile><privateKeyFile>\(files.key)</privateKeyFile>
+                <verificationMode>none</verificationMode><loadDefaultCAFile>false</loadDefaultCAFile>
+                <cacheSessions>true</cacheSessions><disableProtocols>sslv2,sslv3</disableProtocols>
+              </server></openSSL>
+            """
+        } ?? ""
         let root = directory.file("clickhouse")
         try FileManager.default.createDirectory(atPath: root + "/data", withIntermediateDirectories: true)
         try """
@@ -26,6 +39,7 @@ final class ClickHouseServer {
               <logger><level>warning</level><log>\(root)/server.log</log><errorlog>\(root)/error.log</errorlog><console>0</console></logger>
               <http_port>\(httpPort)</http_port>
               <tcp_port>\(tcpPort)</tcp_port>
+            \(https)
               <listen_host>127.0.0.1</listen_host>
               <path>\(root)/data/</path>
               <tmp_path>\(root)/tmp/</tmp_path>
@@ -53,6 +67,7 @@ final class ClickHouseServer {
     }
 
     var url: String { "http://127.0.0.1:\(httpPort)" }
+    var httpsURL: String { "https://127.0.0.1:\(httpsPort)" }
 
     /// Starts `argv` as a daemon (new session, no descriptor of this process, stdout to /dev/null) through
     /// Python's `subprocess` and returns its pid. Not through Foundation's `Process`: a child that closes

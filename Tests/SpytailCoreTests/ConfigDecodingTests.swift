@@ -119,24 +119,25 @@ struct ConfigSiblingKeyTests {
          ["outputs[0].path: required key is missing", "outputs[0].format: 'xml' is not one of", "outputs[0].where.category: expected a string"]),
         (#"{"outputs":[{"type":"clickhouse","url":"ftp://h","table":"1x","database":"a-b","batchMaxRecords":0,"format":"jsonl"}]}"#,
          ["outputs[0].url: 'ftp://h' is not an http:// or https:// address",
-          "outputs[0].format: unknown key; allowed here: batchMaxMs, batchMaxRecords, bufferMaxRecords, createTable, database, passwordFile"]),
+          "outputs[0].format: unknown key; allowed here: batchMaxMs, batchMaxRecords, bufferMaxRecords, caFile, createTable, database, passwordFile"]),
         (#"{"outputs":[{"type":"clickhouse","url":"http://h:8123","table":"1x","database":"a-b","batchMaxRecords":0,"bufferMaxRecords":5,"batchMaxMs":10}]}"#,
          ["outputs[0].table: '1x' must be letters, digits and '_'", "outputs[0].database: 'a-b' must be letters",
           "outputs[0].batchMaxRecords: must be between 1 and 1000000", "outputs[0].bufferMaxRecords: must be at least batchMaxRecords (10000)"]),
         (#"{"outputs":[{"type":"clickhouse"}]}"#, ["outputs[0].url: required key is missing"]),
+        (#"{"outputs":[{"type":"clickhouse","url":"http://h:8123","caFile":"ca.pem"}]}"#, ["outputs[0].caFile: only with an https:// url"]),
     ]
 
     @Test func decodesAClickHouseOutput() throws {
         let config = try SpytailConfig.decode(Array(#"""
             {"outputs":[{"type":"clickhouse","url":"https://ch.example:8443/","database":"logs","table":"app_1","user":"spy",
-              "passwordFile":"ch.secret","createTable":true,"batchMaxRecords":500,"batchMaxMs":250,"where":{"category":"error"}}]}
+              "passwordFile":"ch.secret","caFile":"ca.pem","createTable":true,"batchMaxRecords":500,"batchMaxMs":250,"where":{"category":"error"}}]}
             """#.utf8))
         guard case .clickhouse(let ch) = config.outputs[0].destination else {
             Issue.record("not a clickhouse output: \(config.outputs[0])")
             return
         }
         #expect(ch.url == "https://ch.example:8443")
-        #expect(ch.database == "logs" && ch.table == "app_1" && ch.user == "spy" && ch.passwordFile == "ch.secret")
+        #expect(ch.database == "logs" && ch.table == "app_1" && ch.user == "spy" && ch.passwordFile == "ch.secret" && ch.caFile == "ca.pem")
         #expect(ch.createTable && ch.batchMaxRecords == 500 && ch.batchMaxMs == 250)
         #expect(ch.bufferMaxRecords == 100_000 && ch.shutdownTimeoutMs == 10_000)
         #expect(config.outputs[0].whereCondition == .category("error"))

@@ -9,12 +9,11 @@ import SpytailTestSupport
 struct TailerTests {
     /// A value shared with the tailer's thread, behind a lock.
     final class Box<T>: @unchecked Sendable {
-        private let lock = Locked<Void>(())
-        private var stored: T
-        init(_ value: T) { stored = value }
+        private let stored: Locked<T>
+        init(_ value: T) { stored = Locked(value) }
         var value: T {
-            get { lock.withLock { _ in stored } }
-            set { lock.withLock { _ in stored = newValue } }
+            get { stored.withLock { $0 } }
+            set { stored.withLock { $0 = newValue } }
         }
     }
 

@@ -231,6 +231,9 @@ extension SpytailConfig {
         }
         output.user = r.string("user") ?? output.user
         output.passwordFile = r.string("passwordFile")
+        if let caFile = r.string("caFile") {
+            if endpoint.secure { output.caFile = caFile } else { r.report("caFile", .invalidValue("only with an https:// url")) }
+        }
         output.createTable = r.bool("createTable") ?? false
         (output.batchMaxRecords, output.batchMaxMs, output.bufferMaxRecords, output.shutdownTimeoutMs) =
             decodeDeliveryLimits(r, maxBatch: 1_000_000, defaults: (output.batchMaxRecords, output.batchMaxMs, output.bufferMaxRecords, output.shutdownTimeoutMs))

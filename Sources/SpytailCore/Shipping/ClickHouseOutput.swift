@@ -8,6 +8,9 @@ public struct ClickHouseOutput: Sendable, Equatable {
     public var user = "default"
     /// Relative to the config file's folder; its first line is the password.
     public var passwordFile: String?
+    /// Relative to the config file's folder: PEM certificates of the authorities trusted for an `https://`
+    /// url besides the system's store (a private CA, a self-signed server).
+    public var caFile: String?
     /// `CREATE TABLE IF NOT EXISTS` when the output opens (the DDL `spytail check --print-ddl` prints).
     public var createTable = false
     /// A batch is sent when it holds this many records…

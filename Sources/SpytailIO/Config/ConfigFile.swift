@@ -45,9 +45,10 @@ public struct ConfigFile {
             }
         }
         for (i, output) in config.outputs.enumerated() {
-            guard case .clickhouse(let settings) = output.destination, let file = settings.passwordFile else { continue }
-            if Syscall.stat(resolve(file)) == nil {
-                problems.append(ConfigError(JSONPath.root.appending("outputs").appending(i).appending("passwordFile"),
+            guard case .clickhouse(let settings) = output.destination else { continue }
+            for (key, file) in [("passwordFile", settings.passwordFile), ("caFile", settings.caFile)] {
+                guard let file, Syscall.stat(resolve(file)) == nil else { continue }
+                problems.append(ConfigError(JSONPath.root.appending("outputs").appending(i).appending(key),
                                             .invalidValue("file '\(resolve(file))' does not exist")))
             }
         }

@@ -23,7 +23,7 @@ public enum RunProblem: Sendable, Equatable, CustomStringConvertible {
     case stoppedMidCatchUp
     /// A checkpointed file has other bytes before its offset now: read from the start.
     case rewrittenInPlace(path: String, offset: Int64)
-    /// The rotated chain kept changing while a file was resumed: followed from the start.
+    /// The rotated chain kept changing while a file was resumed (three looks in a row read nothing): followed from the start.
     case chainKeptChanging(path: String)
     /// A retired rotated file is shorter than what was read of it: not read again.
     case shorterThanRead(path: String, offset: Int64, size: Int64)

@@ -8,15 +8,28 @@ extension Tailer {
     /// fingerprint in the path's rotated chain, reads it from its offset, reads every newer member whole,
     /// and follows the live file.
     func resume(_ path: String, from checkpoints: [Checkpoint]) throws(SinkError) {
-        // A rotation that runs between looking at a name and opening it moves the content: look again.
-        var delivered = Set<Fingerprint>()  // contents read to their end by an earlier attempt: not again
-        for _ in 0..<3 where try resumeOnce(path, from: checkpoints, delivered: &delivered) { return }
+        // A rotation that runs between looking at a name and opening it moves the content: look again, for
+        // as long as each look reads more of the chain (a slow reader behind a fast rotator catches up
+        // member by member); only three looks in a row that read nothing give up.
+        var progress = ResumeProgress()
+        var fruitless = 0
+        while fruitless < 3 {
+            let before = progress.delivered.count
+            if try resumeOnce(path, from: checkpoints, progress: &progress) { return }
+            fruitless = progress.delivered.count > before ? 0 : fruitless + 1
+        }
         report(.chainKeptChanging(path: path))
         try follow(path, from: 0, fingerprint: nil)
     }
 
+    /// What earlier looks at a chain did: contents read to their end (not again), vanished ones said.
+    struct ResumeProgress {
+        var delivered = Set<Fingerprint>()
+        var vanishedSaid = Set<Fingerprint>()
+    }
+
     /// One attempt; false when a name looked at no longer held its content when opened (nothing was emitted from it).
-    private func resumeOnce(_ path: String, from checkpoints: [Checkpoint], delivered: inout Set<Fingerprint>) throws(SinkError) -> Bool {
+    private func resumeOnce(_ path: String, from checkpoints: [Checkpoint], progress: inout ResumeProgress) throws(SinkError) -> Bool {
         let chain = discovery.rotatedCopies(of: path, source: source(of: path)) + (Syscall.stat(path) != nil ? [path] : [])
         var fingerprints: [Fingerprint?] = chain.map { _ in nil }
         var start: Int?
@@ -29,6 +42,7 @@ extension Tailer {
         }
         // A drained file was read to its end when it went quiet: gone now, nothing of it was lost.
         for checkpoint in checkpoints where !fingerprints.contains(checkpoint.fingerprint) && !checkpoint.drained {
+            guard progress.vanishedSaid.insert(checkpoint.fingerprint).inserted else { continue }
             let file = SourceFile(path: path, fingerprint: checkpoint.fingerprint)
             try reportGap(GapReport(file: file, offset: checkpoint.offset, bytes: nil, reason: .vanished))
         }
@@ -38,7 +52,7 @@ extension Tailer {
         }
         for index in start..<chain.count {
             // Both forms of one rotation may exist (compression under way): read each content once.
-            if let fp = fingerprints[index], chain[index] != path, delivered.contains(fp) { continue }
+            if let fp = fingerprints[index], chain[index] != path, progress.delivered.contains(fp) { continue }
             let offset = fingerprints[index].flatMap { offsets[$0] } ?? 0
             if chain[index] == path {
                 // Same first line, but rewritten in place since (the bytes before the offset differ): the
@@ -53,10 +67,10 @@ extension Tailer {
             } else if let fp = fingerprints[index], offsets[fp] != nil, FileOpener.isPlain(chain[index]) {
                 // A rotated copy we were draining (or had retired): its writer may still be appending.
                 guard try drain(chain[index], from: offset, fingerprint: fp, as: path) else { return false }
-                delivered.insert(fp)
+                progress.delivered.insert(fp)
             } else {
                 guard try catchUp(chain[index], from: offset, fingerprint: fingerprints[index], as: path) != nil else { return false }
-                if let fp = fingerprints[index] { delivered.insert(fp) }
+                if let fp = fingerprints[index] { progress.delivered.insert(fp) }
             }
         }
         if chain.last != path { try reconcilePath(path) }
