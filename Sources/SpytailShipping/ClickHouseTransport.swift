@@ -5,7 +5,7 @@ import NIOSSL
 import SpytailCore
 
 /// Batches into ClickHouse over its HTTP interface with AsyncHTTPClient (keep-alive connections): the
-/// table is created first when asked, then each batch is one `INSERT … FORMAT JSONEachRow`, acknowledged
+/// table is created first when asked, then each batch is one `INSERT … FORMAT TabSeparated` (or JSONEachRow), acknowledged
 /// by HTTP 200. A 4xx is a refusal (a wrong table, column or password), with the server's own text.
 /// An `https://` url is verified against the system's trust store plus the authorities of `caFile`.
 final class ClickHouseTransport: BatchTransport {
@@ -39,7 +39,8 @@ final class ClickHouseTransport: BatchTransport {
     }
 
     func send(_ batch: RecordBuffer.Batch) -> DeliveryOutcome {
-        post(query: ClickHouseTable.insertStatement(database: settings.database, table: settings.table), body: batch.bytes)
+        post(query: ClickHouseTable.insertStatement(database: settings.database, table: settings.table, format: settings.insertFormat),
+             body: batch.bytes)
     }
 
     func reset() {}  // the client's pool replaces broken connections by itself
@@ -50,7 +51,7 @@ final class ClickHouseTransport: BatchTransport {
         var headers = HTTPHeaders()
         headers.add(name: "X-ClickHouse-User", value: settings.user)
         if let password { headers.add(name: "X-ClickHouse-Key", value: password) }
-        headers.add(name: "Content-Type", value: "application/x-ndjson")
+        headers.add(name: "Content-Type", value: settings.insertFormat == .jsonEachRow ? "application/x-ndjson" : "text/tab-separated-values")
         let url = "\(endpoint)/?query=\(Self.percentEncoded(query))"
         do {
             let request = try HTTPClient.Request(url: url, method: .POST, headers: headers, body: .bytes(body))

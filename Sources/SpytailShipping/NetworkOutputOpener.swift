@@ -4,7 +4,7 @@ import SpytailCore
 import SpytailIO
 
 /// Opens `run`'s network outputs for the I/O layer: a `clickhouse` output becomes a `BatchingOutput` over a
-/// `ClickHouseTransport`, fed by the `ClickHouseRowFormatter`, its password read from `passwordFile` (first line)
+/// `ClickHouseTransport`, fed by the `ClickHouseJSONEachRowFormatter`, its password read from `passwordFile` (first line)
 /// and the authorities it trusts besides the system's from `caFile`;
 /// a `syslog` output a `BatchingOutput` over a `SyslogTransport`, fed by the `SyslogFormatter`.
 public struct NetworkOutputOpener: RemoteOutputOpener {
@@ -47,7 +47,11 @@ public struct NetworkOutputOpener: RemoteOutputOpener {
         let writer = BatchingOutput(name: settings.name, kind: "clickhouse", framing: .newline, limits: limits) {
             ClickHouseTransport(settings: settings, endpoint: endpoint, password: password, trusted: trusted)
         }
-        return OpenOutput(formatter: ClickHouseRowFormatter(vocabulary: vocabulary, host: Self.hostName()), writer: writer, delivery: writer)
+        let formatter: any EntryFormatter = switch settings.insertFormat {
+        case .tabSeparated: ClickHouseTabSeparatedFormatter(vocabulary: vocabulary, host: Self.hostName())
+        case .jsonEachRow: ClickHouseJSONEachRowFormatter(vocabulary: vocabulary, host: Self.hostName())
+        }
+        return OpenOutput(formatter: formatter, writer: writer, delivery: writer)
     }
 
     /// The first line of the file, without surrounding blanks; an unreadable file names itself (the

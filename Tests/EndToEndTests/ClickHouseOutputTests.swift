@@ -235,4 +235,37 @@ struct ClickHouseOutputTests {
         #expect(Self.counts(server)?.distinct == 100)
         #expect(spytail.stop().status == 0, "\(spytail.stderr)")
     }
+
+    /// The two insert formats (TabSeparated, the default, and JSONEachRow) fill the same columns with the same
+    /// values through the real server, hostile text included: tabs, backslashes, both quotes, a control byte,
+    /// a carriage return, invalid UTF-8, non-ASCII text, a continuation line, no timestamp, a time before 1970.
+    @Test func bothInsertFormatsStoreTheSameRows() throws {
+        guard let (dir, server) = try Self.prepare() else { return }
+        defer { server.kill(); dir.remove() }
+        let json = #", {"type": "clickhouse", "url": "\#(server.url)", "table": "logs_json", "user": "spy", "passwordFile": "ch.secret", "createTable": true, "insertFormat": "JSONEachRow", "batchMaxMs": 50}"#
+        let config = dir.write("spytail.json", Self.config(server, extraOutput: json, options: #", "batchMaxMs": 50"#)
+            .replacingOccurrences(of: #""categories":"#, with: #""multiline": {"continuation": "^\\s"}, "categories":"#))
+        var log: [UInt8] = []
+        log += Array("2026-11-20T10:00:00Z ERROR tab\there back\\slash 'single' \"double\" [x] {\"j\":1}\n".utf8)
+        log += Array("\tat continuation() with 'quote' and \\ and \"dq\"\n".utf8)
+        log += Array("2026-11-20T10:00:01Z INFO control ".utf8) + [0x01, 0x20, 0x0D, 0x20, 0xFF, 0xC3] + Array(" end\n".utf8)
+        log += Array("no timestamp at all\n".utf8)
+        log += Array("1969-12-31T23:59:59Z INFO before the epoch\n".utf8)
+        log += Array("2026-11-20T10:00:02Z INFO ünïcødé ✓ 日本語\n".utf8)
+        try RunToolsOutput.append(dir.file("logs/app.log"), String(decoding: log, as: UTF8.self))
+        let spytail = try RunningSpytail(config: config, in: dir)
+        defer { _ = spytail.stop() }
+        #expect(RunTools.waitUntil(30) { Self.counts(server)?.rows == 5 && Self.counts(server, "logs_json")?.rows == 5 },
+                "\(String(describing: Self.counts(server))) \(String(describing: Self.counts(server, "logs_json")))\n\(spytail.stderr)")
+        let columns = "id, timestamp, toUnixTimestamp(time), category, tags, message, detail, fields, path, offset, host"
+        let tabSeparated = server.query("SELECT \(columns) FROM logs ORDER BY id FORMAT TSV")
+        let jsonEachRow = server.query("SELECT \(columns) FROM logs_json ORDER BY id FORMAT TSV")
+        #expect(tabSeparated != nil && tabSeparated == jsonEachRow, "TabSeparated:\n\(tabSeparated ?? "nil")\nJSONEachRow:\n\(jsonEachRow ?? "nil")")
+        #expect(server.query("SELECT message, detail FROM logs WHERE offset = 0 FORMAT TSV")
+                == #"tab\there back\\slash \'single\' "double" [x] {"j":1}\#t\tat continuation() with \'quote\' and \\ and "dq""#,
+                "as the server's TSV writes them back (it escapes ' too)")
+        #expect(server.query("SELECT message FROM logs WHERE message LIKE 'ünïcødé%' FORMAT TSV") == "ünïcødé ✓ 日本語")
+        #expect(server.query("SELECT count() FROM logs WHERE time IS NULL FORMAT TSV") == "2", "no timestamp, and one before 1970")
+        #expect(spytail.stop().status == 0, "\(spytail.stderr)")
+    }
 }

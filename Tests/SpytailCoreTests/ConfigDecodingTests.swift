@@ -119,7 +119,7 @@ struct ConfigSiblingKeyTests {
          ["outputs[0].path: required key is missing", "outputs[0].format: 'xml' is not one of", "outputs[0].where.category: expected a string"]),
         (#"{"outputs":[{"type":"clickhouse","url":"ftp://h","table":"1x","database":"a-b","batchMaxRecords":0,"format":"jsonl"}]}"#,
          ["outputs[0].url: 'ftp://h' is not an http:// or https:// address",
-          "outputs[0].format: unknown key; allowed here: batchMaxMs, batchMaxRecords, bufferMaxRecords, caFile, createTable, database, passwordFile"]),
+          "outputs[0].format: unknown key; allowed here: batchMaxMs, batchMaxRecords, bufferMaxRecords, caFile, createTable, database, insertFormat, passwordFile"]),
         (#"{"outputs":[{"type":"clickhouse","url":"http://h:8123","table":"1x","database":"a-b","batchMaxRecords":0,"bufferMaxRecords":5,"batchMaxMs":10}]}"#,
          ["outputs[0].table: '1x' must be letters, digits and '_'", "outputs[0].database: 'a-b' must be letters",
           "outputs[0].batchMaxRecords: must be between 1 and 1000000", "outputs[0].bufferMaxRecords: must be at least batchMaxRecords (10000)"]),

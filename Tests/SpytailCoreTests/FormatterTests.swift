@@ -122,7 +122,7 @@ struct StalledSinkTests {
     func clickHouseRows(_ log: String) throws -> [String] {
         let config = try Fixtures.compiled()
         let writer = RecordingByteWriter()
-        let sink = FormattingSink(formatter: ClickHouseRowFormatter(vocabulary: config.rules.vocabulary, host: "web-1"), writer: writer)
+        let sink = FormattingSink(formatter: ClickHouseJSONEachRowFormatter(vocabulary: config.rules.vocabulary, host: "web-1"), writer: writer)
         try Fixtures.run(log, pipeline: EntryPipeline(config: config, sinks: [sink]))
         return writer.lines
     }
@@ -141,7 +141,7 @@ struct StalledSinkTests {
         let log: [UInt8] = Array("t INFO [db] ".utf8) + [0x22, 0x5C, 0x01, 0xFF] + Array(" m\n".utf8)
         let config = try Fixtures.compiled(pattern: #"^(?<timestamp>\S+) (?<level>[A-Z]+) (?<tags>\S+ \S+) (?<message>.*)$"#)
         let writer = RecordingByteWriter()
-        let sink = FormattingSink(formatter: ClickHouseRowFormatter(vocabulary: config.rules.vocabulary, host: "h\"1"), writer: writer)
+        let sink = FormattingSink(formatter: ClickHouseJSONEachRowFormatter(vocabulary: config.rules.vocabulary, host: "h\"1"), writer: writer)
         try Fixtures.run(String(decoding: log, as: UTF8.self), pipeline: EntryPipeline(config: config, sinks: [sink]))
         struct Row: Decodable { let fields: String; let host: String; let message: String }
         let row = try JSONDecoder().decode(Row.self, from: Data(writer.lines[0].utf8))
@@ -150,6 +150,60 @@ struct StalledSinkTests {
         #expect(fields["level"] == "INFO")
         #expect(row.host == "h\"1")
         #expect(row.message == "m")
+    }
+
+    func clickHouseTabSeparatedRows(_ log: [UInt8], pattern: String? = nil, host: String = "web-1") throws -> [String] {
+        let config = try pattern.map { try Fixtures.compiled(pattern: $0) } ?? Fixtures.compiled()
+        let writer = RecordingByteWriter()
+        let sink = FormattingSink(formatter: ClickHouseTabSeparatedFormatter(vocabulary: config.rules.vocabulary, host: host), writer: writer)
+        try Fixtures.run(String(decoding: log, as: UTF8.self), pipeline: EntryPipeline(config: config, sinks: [sink]))
+        return writer.lines
+    }
+
+    /// A TabSeparated row split into its fields and unescaped, as ClickHouse reads it (`nil` for `\N`).
+    static func tabSeparatedFields(_ row: String) -> [String?] {
+        row.split(separator: "\t", omittingEmptySubsequences: false).map { field in
+            if field == #"\N"# { return nil }
+            var out = "", escaping = false
+            for ch in field {
+                if escaping {
+                    let letters: [Character: String] = ["t": "\t", "n": "\n", "r": "\r", "0": "\u{0}", "b": "\u{8}", "f": "\u{C}"]
+                    out += letters[ch] ?? String(ch)
+                    escaping = false
+                } else if ch == "\\" {
+                    escaping = true
+                } else {
+                    out.append(ch)
+                }
+            }
+            return out
+        }
+    }
+
+    @Test func clickHouseTabSeparatedRowHasTheSameValuesAsTheJSONRow() throws {
+        let rows = try clickHouseTabSeparatedRows(Array("2026-11-20T10:00:01Z ERROR [db] [tca] q \"x\"\n\tat f()\nplain\n".utf8))
+        #expect(rows == [
+            ["0000000000abcdef-0", "2026-11-20T10:00:01Z", #"\N"#, "error", "['tca','db']", #"q "x""#, #"\tat f()"#,
+             #"{"level":"ERROR","tags":"[db] [tca] "}"#, "/logs/app.log", "0", "web-1"].joined(separator: "\t"),
+            ["0000000000abcdef-52", #"\N"#, #"\N"#, "info", "[]", "plain", #"\N"#, "{}", "/logs/app.log", "52", "web-1"].joined(separator: "\t"),
+        ])
+    }
+
+    @Test func clickHouseTabSeparatedEscapesHostileValuesAndFieldsStayJSON() throws {
+        // A message with a tab, a backslash, a quote and invalid UTF-8; a field value with a double quote, a
+        // backslash, a control byte, a quote and invalid UTF-8; a host with a tab.
+        let log: [UInt8] = Array("t INFO [db] ".utf8) + [0x22, 0x5C, 0x01, 0x27, 0xFF] + Array(" m\t\\'".utf8) + [0xC3] + Array("\n".utf8)
+        let rows = try clickHouseTabSeparatedRows(log, pattern: #"^(?<timestamp>\S+) (?<level>[A-Z]+) (?<tags>\S+ \S+) (?<message>.*)$"#,
+                                                  host: "h\t1")
+        #expect(rows.count == 1 && !rows[0].contains("\n"))
+        let fields = Self.tabSeparatedFields(rows[0])
+        #expect(fields.count == ClickHouseTable.columns.count, "\(fields)")
+        guard fields.count == ClickHouseTable.columns.count else { return }
+        #expect(fields[5] == "m\t\\'\u{FFFD}")
+        #expect(fields[10] == "h\t1")
+        let json = try JSONDecoder().decode([String: String].self, from: Data((fields[7] ?? "").utf8))
+        #expect(json["tags"] == "[db] \"\\\u{1}'\u{FFFD}")
+        #expect(json["level"] == "INFO")
     }
 
     // MARK: syslog messages

@@ -11,7 +11,7 @@ enum ConfigKeys {
     static let filter = ["exclude"]
     static let condition = ["contains", "prefix", "tag", "category", "integration"]
     static let output = ["type", "path", "format", "color", "where"]
-    static let clickhouseOutput = ["type", "where", "url", "database", "table", "user", "passwordFile", "caFile", "createTable",
+    static let clickhouseOutput = ["type", "where", "url", "database", "table", "user", "passwordFile", "caFile", "createTable", "insertFormat",
                                    "batchMaxRecords", "batchMaxMs", "bufferMaxRecords", "shutdownTimeoutMs"]
     static let syslogOutput = ["type", "where", "address", "protocol", "appName", "hostname", "facility", "severity",
                                "batchMaxRecords", "batchMaxMs", "bufferMaxRecords", "shutdownTimeoutMs"]

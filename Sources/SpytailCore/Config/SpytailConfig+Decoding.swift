@@ -235,6 +235,7 @@ extension SpytailConfig {
             if endpoint.secure { output.caFile = caFile } else { r.report("caFile", .invalidValue("only with an https:// url")) }
         }
         output.createTable = r.bool("createTable") ?? false
+        output.insertFormat = r.choice("insertFormat", ClickHouseOutput.InsertFormat.self) ?? output.insertFormat
         (output.batchMaxRecords, output.batchMaxMs, output.bufferMaxRecords, output.shutdownTimeoutMs) =
             decodeDeliveryLimits(r, maxBatch: 1_000_000, defaults: (output.batchMaxRecords, output.batchMaxMs, output.bufferMaxRecords, output.shutdownTimeoutMs))
         return Output(destination: .clickhouse(output), format: .jsonl, whereCondition: condition)

@@ -28,8 +28,12 @@ public enum ClickHouseTable {
         """
     }
 
-    public static func insertStatement(database: String, table: String) -> String {
-        "INSERT INTO \(quoted(database)).\(quoted(table)) FORMAT JSONEachRow"
+    /// The columns spytail fills, in the order of the DDL and of the TabSeparated rows. Named in the insert,
+    /// so a table with more columns (with defaults) takes the rows as well.
+    public static let columns = ["id", "timestamp", "time", "category", "tags", "message", "detail", "fields", "path", "offset", "host"]
+
+    public static func insertStatement(database: String, table: String, format: ClickHouseOutput.InsertFormat = .tabSeparated) -> String {
+        "INSERT INTO \(quoted(database)).\(quoted(table)) (\(columns.joined(separator: ", "))) FORMAT \(format.rawValue)"
     }
 
     /// Database and table names the config accepts: they go into SQL without any other escaping.

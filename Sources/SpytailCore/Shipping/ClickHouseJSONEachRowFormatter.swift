@@ -1,8 +1,8 @@
-/// One `JSONEachRow` row per entry, for `ClickHouseTable`'s columns:
+/// One `JSONEachRow` row per entry (the `clickhouse` output with `"insertFormat": "JSONEachRow"`), for `ClickHouseTable`'s columns:
 /// `{"id","timestamp","time","category","tags","message","detail","fields","path","offset","host"}`.
 /// `time` is whole seconds since the epoch (null when the timestamp could not be read); `fields` is the
 /// entry's fields as JSON text. Like `JSONLinesFormatter`, written by hand into one reserved run of bytes.
-public struct ClickHouseRowFormatter: EntryFormatter {
+public struct ClickHouseJSONEachRowFormatter: EntryFormatter {
     let categoryPieces: [[UInt8]]
     let tagNames: [[UInt8]]
     /// `\"level\":` for each field: keys inside the JSON text of `fields`, escaped twice.
