@@ -198,40 +198,44 @@ struct Benchmark: ParsableCommand {
         var server = ClickHouseBenchmark(workdir: workdir)
         guard server.start() else { return ["clickhouse-server did not start (see \(server.workdir)/error.log)"] }
         defer { server.stop() }
-        // The default batch (10,000 rows) and a bulk one (50,000: fewer parts for the server to write and merge).
-        let batches = [10_000, 50_000]
+        // The default (TabSeparated, 50,000 rows a batch), smaller batches (more parts for the server to write
+        // and merge), and JSONEachRow (more parsing for the server).
+        let variants: [(batch: Int, format: String)] = [(50_000, "TabSeparated"), (10_000, "TabSeparated"), (50_000, "JSONEachRow")]
         let checkpoints = "\(workdir)/clickhouse-checkpoints.json"
-        var ours: [[Measurement]] = batches.map { _ in [] }, bound: [Measurement] = [], sameParts: [Measurement] = []
+        var ours: [[Measurement]] = variants.map { _ in [] }, bound: [Measurement] = [], sameParts: [Measurement] = []
         let rows = "\(workdir)/clickhouse-rows.json"
         for _ in 0..<runs {
-            for (i, batch) in batches.enumerated() {
-                let config = "\(workdir)/bench-clickhouse-\(batch).json"
-                writeFile(config, server.config(for: w1, table: "spytail_w1", checkpoints: checkpoints, batchMaxRecords: batch))
+            for (i, variant) in variants.enumerated() {
+                let config = "\(workdir)/bench-clickhouse-\(variant.batch)-\(variant.format).json"
+                writeFile(config, server.config(for: w1, table: "spytail_w1", checkpoints: checkpoints, batchMaxRecords: variant.batch,
+                                                insertFormat: variant.format))
                 ours[i].append(server.measureRun(spytail: spytail, config: config, checkpoints: checkpoints, table: "spytail_w1",
                                                  expected: w1.expectedRecords))
             }
             if bound.isEmpty { _ = server.query("SELECT * FROM spytail_w1 FORMAT JSONEachRow", into: rows) }
             bound.append(server.measureClient(rows: rows, table: "client_w1"))
-            sameParts.append(server.measureClient(rows: rows, table: "client_w1", blockRows: batches[0]))
+            sameParts.append(server.measureClient(rows: rows, table: "client_w1", blockRows: variants[1].batch))
         }
         unlink(rows)
         let boundRow = Figures(workload: w1, tool: "clickhouse-client", runs: bound, outputLines: nil)
-        let samePartsRow = Figures(workload: w1, tool: "clickhouse-client, parts of \(batches[0])", runs: sameParts, outputLines: nil)
-        let oursRows = zip(batches, ours).map { Figures(workload: w1, tool: "run -> clickhouse, batch \($0)", runs: $1, outputLines: nil) }
+        let samePartsRow = Figures(workload: w1, tool: "clickhouse-client, parts of \(variants[1].batch)", runs: sameParts, outputLines: nil)
+        let oursRows = zip(variants, ours).map {
+            Figures(workload: w1, tool: "run -> clickhouse, \($0.format), batch \($0.batch)", runs: $1, outputLines: nil)
+        }
         let version = server.query("SELECT version()") ?? "?"
         print("\nClickHouse \(version), \(Report.grouped(w1.expectedRecords)) rows (W1's records):")
         Report.line(boundRow)
         Report.line(samePartsRow)
         for row in oursRows { Report.line(row) }
-        for (batch, row) in zip(batches, oursRows) {
-            print("W1 into ClickHouse, batchMaxRecords \(Report.grouped(batch)): spytail run catch-up "
+        for (variant, row) in zip(variants, oursRows) {
+            print("W1 into ClickHouse, \(variant.format), batchMaxRecords \(Report.grouped(variant.batch)): spytail run catch-up "
                   + "\(Report.grouped(Int(Double(w1.expectedRecords) / row.wall))) rows/s, clickhouse-client from a file "
                   + "\(Report.grouped(Int(Double(w1.expectedRecords) / boundRow.wall))) rows/s: spytail = "
                   + "\(Report.fixed(boundRow.wall / row.wall, 2))x the server's bound")
         }
-        print("W1 into ClickHouse in parts of \(Report.grouped(batches[0])) rows: clickhouse-client "
+        print("W1 into ClickHouse in parts of \(Report.grouped(variants[1].batch)) rows: clickhouse-client "
               + "\(Report.grouped(Int(Double(w1.expectedRecords) / samePartsRow.wall))) rows/s, spytail = "
-              + "\(Report.fixed(samePartsRow.wall / oursRows[0].wall, 2))x that")
+              + "\(Report.fixed(samePartsRow.wall / oursRows[1].wall, 2))x that")
         var failures: [String] = []
         if ours.joined().contains(where: { $0.status != 0 }) { failures.append("run -> clickhouse did not deliver every record (see \(server.workdir)/run.stderr)") }
         if (bound + sameParts).contains(where: { $0.status != 0 }) { failures.append("clickhouse-client insert failed") }

@@ -67,8 +67,8 @@ struct ClickHouseBenchmark {
     }
 
     /// The bench's config with one clickhouse output to `table`.
-    func config(for workload: Workload, table: String, checkpoints: String, batchMaxRecords: Int) -> String {
-        let output = #"{ "type": "clickhouse", "url": "http://127.0.0.1:\#(httpPort)", "table": "\#(table)", "createTable": true, "batchMaxRecords": \#(batchMaxRecords) }"#
+    func config(for workload: Workload, table: String, checkpoints: String, batchMaxRecords: Int, insertFormat: String) -> String {
+        let output = #"{ "type": "clickhouse", "url": "http://127.0.0.1:\#(httpPort)", "table": "\#(table)", "createTable": true, "batchMaxRecords": \#(batchMaxRecords), "insertFormat": "\#(insertFormat)" }"#
         return RunCatchUp.config(for: workload, output: "unused", checkpoints: checkpoints, outputs: output)
     }
 

@@ -120,9 +120,11 @@ struct ConfigSiblingKeyTests {
         (#"{"outputs":[{"type":"clickhouse","url":"ftp://h","table":"1x","database":"a-b","batchMaxRecords":0,"format":"jsonl"}]}"#,
          ["outputs[0].url: 'ftp://h' is not an http:// or https:// address",
           "outputs[0].format: unknown key; allowed here: batchMaxMs, batchMaxRecords, bufferMaxRecords, caFile, createTable, database, insertFormat, passwordFile"]),
-        (#"{"outputs":[{"type":"clickhouse","url":"http://h:8123","table":"1x","database":"a-b","batchMaxRecords":0,"bufferMaxRecords":5,"batchMaxMs":10}]}"#,
+        (#"{"outputs":[{"type":"clickhouse","url":"http://h:8123","table":"1x","database":"a-b","batchMaxRecords":0,"batchMaxMs":10}]}"#,
          ["outputs[0].table: '1x' must be letters, digits and '_'", "outputs[0].database: 'a-b' must be letters",
-          "outputs[0].batchMaxRecords: must be between 1 and 1000000", "outputs[0].bufferMaxRecords: must be at least batchMaxRecords (10000)"]),
+          "outputs[0].batchMaxRecords: must be between 1 and 1000000"]),
+        (#"{"outputs":[{"type":"clickhouse","url":"http://h:8123","batchMaxRecords":10,"bufferMaxRecords":5}]}"#,
+         ["outputs[0].bufferMaxRecords: must be at least batchMaxRecords (10)"]),
         (#"{"outputs":[{"type":"clickhouse"}]}"#, ["outputs[0].url: required key is missing"]),
         (#"{"outputs":[{"type":"clickhouse","url":"http://h:8123","caFile":"ca.pem"}]}"#, ["outputs[0].caFile: only with an https:// url"]),
     ]
@@ -142,6 +144,22 @@ struct ConfigSiblingKeyTests {
         #expect(ch.bufferMaxRecords == 100_000 && ch.shutdownTimeoutMs == 10_000)
         #expect(config.outputs[0].whereCondition == .category("error"))
         #expect(ch.name == "clickhouse https://ch.example:8443 logs.app_1")
+    }
+
+    /// Batches of 50,000 rows and a buffer of two of them by default; a buffer given alone gets batches of
+    /// half of it; a batch given alone gets a buffer of at least two.
+    @Test(arguments: [
+        (#""#, 50_000, 100_000), (#","bufferMaxRecords":20000"#, 10_000, 20_000), (#","batchMaxRecords":80000"#, 80_000, 160_000),
+        (#","batchMaxRecords":1000,"bufferMaxRecords":1000"#, 1_000, 1_000),
+    ])
+    func clickHouseBatchAndBufferDefaults(_ keys: String, _ batch: Int, _ buffer: Int) throws {
+        let config = try SpytailConfig.decode(Array(#"{"outputs":[{"type":"clickhouse","url":"http://h:8123"\#(keys)}]}"#.utf8))
+        guard case .clickhouse(let ch) = config.outputs[0].destination else {
+            Issue.record("not a clickhouse output")
+            return
+        }
+        #expect(ch.batchMaxRecords == batch && ch.bufferMaxRecords == buffer)
+        #expect(ch.insertFormat == .tabSeparated)
     }
 
     @Test(arguments: [

@@ -287,12 +287,13 @@ extension SpytailConfig {
     typealias DeliveryLimits = (batchMaxRecords: Int, batchMaxMs: Int, bufferMaxRecords: Int, shutdownTimeoutMs: Int)
 
     /// The batching and buffering keys every network output has, checked alike; the buffer defaults to at
-    /// least two batches.
+    /// least two batches, and a buffer given without a batch size gets batches of at most half of it.
     static func decodeDeliveryLimits(_ r: ObjectReader, maxBatch: Int, defaults: DeliveryLimits) -> DeliveryLimits {
-        let batch = r.integer("batchMaxRecords", in: 1...maxBatch) ?? defaults.batchMaxRecords
+        let buffer = r.integer("bufferMaxRecords", in: 1...10_000_000)
+        let batch = r.integer("batchMaxRecords", in: 1...maxBatch) ?? min(defaults.batchMaxRecords, max(1, (buffer ?? .max) / 2))
         let limits = (batchMaxRecords: batch,
                       batchMaxMs: r.integer("batchMaxMs", in: 1...600_000) ?? defaults.batchMaxMs,
-                      bufferMaxRecords: r.integer("bufferMaxRecords", in: 1...10_000_000) ?? max(defaults.bufferMaxRecords, 2 * batch),
+                      bufferMaxRecords: buffer ?? max(defaults.bufferMaxRecords, 2 * batch),
                       shutdownTimeoutMs: r.integer("shutdownTimeoutMs", in: 0...600_000) ?? defaults.shutdownTimeoutMs)
         if limits.bufferMaxRecords < batch {
             r.report("bufferMaxRecords", .invalidValue("must be at least batchMaxRecords (\(batch))"))

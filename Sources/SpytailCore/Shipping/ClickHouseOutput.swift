@@ -21,8 +21,9 @@ public struct ClickHouseOutput: Sendable, Equatable {
     /// `CREATE TABLE IF NOT EXISTS` when the output opens (the DDL `spytail check --print-ddl` prints).
     public var createTable = false
     public var insertFormat = InsertFormat.tabSeparated
-    /// A batch is sent when it holds this many records…
-    public var batchMaxRecords = 10_000
+    /// A batch is sent when it holds this many records… (ClickHouse merges every insert's part with the
+    /// others: on 18.16, W1 in inserts of 10,000 rows cost the server 3× the CPU of inserts of 50,000.)
+    public var batchMaxRecords = 50_000
     /// …or this long after its first record came in.
     public var batchMaxMs = 1_000
     /// Records taken but not yet acknowledged, at most; beyond it reading pauses (back-pressure).
