@@ -13,6 +13,13 @@ final class BatchingOutput: ByteWriter, AcknowledgingOutput, @unchecked Sendable
         let batchMaxMs: Int
         let bufferMaxRecords: Int
         let shutdownTimeoutMs: Int
+
+        init(_ settings: some BatchedDestination) {
+            batchMaxRecords = settings.batchMaxRecords
+            batchMaxMs = settings.batchMaxMs
+            bufferMaxRecords = settings.bufferMaxRecords
+            shutdownTimeoutMs = settings.shutdownTimeoutMs
+        }
     }
 
     struct State {

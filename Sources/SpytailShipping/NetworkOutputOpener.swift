@@ -19,8 +19,7 @@ public struct NetworkOutputOpener: RemoteOutputOpener {
     }
 
     func openSyslog(_ settings: SyslogOutput, vocabulary: Vocabulary) -> OpenOutput {
-        let limits = BatchingOutput.Limits(batchMaxRecords: settings.batchMaxRecords, batchMaxMs: settings.batchMaxMs,
-                                           bufferMaxRecords: settings.bufferMaxRecords, shutdownTimeoutMs: settings.shutdownTimeoutMs)
+        let limits = BatchingOutput.Limits(settings)
         let writer = BatchingOutput(name: settings.name, kind: "syslog", framing: .octetCounted, limits: limits) {
             SyslogTransport(settings: settings)
         }
@@ -42,8 +41,7 @@ public struct NetworkOutputOpener: RemoteOutputOpener {
         guard let endpoint = HTTPEndpoint(settings.url) else {
             throw SinkError(destination: settings.name, cause: .other(errno: 0, message: "not an http(s) address: \(settings.url)"))
         }
-        let limits = BatchingOutput.Limits(batchMaxRecords: settings.batchMaxRecords, batchMaxMs: settings.batchMaxMs,
-                                           bufferMaxRecords: settings.bufferMaxRecords, shutdownTimeoutMs: settings.shutdownTimeoutMs)
+        let limits = BatchingOutput.Limits(settings)
         let writer = BatchingOutput(name: settings.name, kind: "clickhouse", framing: .newline, limits: limits) {
             ClickHouseTransport(settings: settings, endpoint: endpoint, password: password, trusted: trusted)
         }

@@ -1,6 +1,6 @@
 /// A `clickhouse` output: where the rows go and how they are batched. Decoded from the config; the
 /// password is read from `passwordFile` when the output opens, never kept in the config.
-public struct ClickHouseOutput: Sendable, Equatable {
+public struct ClickHouseOutput: BatchedDestination, Equatable {
     /// How the rows travel in the insert's body. Both fill the same columns with the same values;
     /// TabSeparated costs the server half the parsing (the default), JSONEachRow is readable in transit.
     public enum InsertFormat: String, Sendable, CaseIterable {

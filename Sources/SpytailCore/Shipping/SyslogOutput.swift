@@ -1,6 +1,6 @@
 /// A `syslog` output: RFC 5424 messages to a central rsyslog/syslog-ng over RELP (acknowledged), TCP
 /// (RFC 6587 octet counting) or UDP (one datagram each, fire and forget).
-public struct SyslogOutput: Sendable, Equatable {
+public struct SyslogOutput: BatchedDestination, Equatable {
     public enum Transport: String, Sendable, CaseIterable { case relp, tcp, udp }
 
     /// `host:port` (`[v6]:port` for IPv6 literals).
