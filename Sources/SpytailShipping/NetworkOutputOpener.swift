@@ -39,7 +39,7 @@ public struct NetworkOutputOpener: RemoteOutputOpener {
         let password = try settings.passwordFile.map { file throws(SinkError) in try Self.readPassword(resolve(file), for: settings) }
         let trusted = try settings.caFile.map { file throws(SinkError) in try Self.readAuthorities(resolve(file), for: settings) } ?? []
         guard let endpoint = HTTPEndpoint(settings.url) else {
-            throw SinkError(destination: settings.name, cause: .other(errno: 0, message: "not an http(s) address: \(settings.url)"))
+            throw SinkError(destination: settings.name, cause: .unusable("not an http(s) address: \(settings.url)"))
         }
         let limits = BatchingOutput.Limits(settings)
         let writer = BatchingOutput(name: settings.name, kind: "clickhouse", framing: .newline, limits: limits) {
@@ -59,7 +59,7 @@ public struct NetworkOutputOpener: RemoteOutputOpener {
         do {
             bytes = try ConfigFile.readAll(path)
         } catch {
-            throw SinkError(destination: settings.name, cause: .other(errno: 0, message: "cannot read passwordFile '\(path)': \(error.unreadable ?? "\(error)")"))
+            throw SinkError(destination: settings.name, cause: .unusable("cannot read passwordFile '\(path)': \(error.unreadable ?? "\(error)")"))
         }
         let line = bytes.split(separator: 0x0A, omittingEmptySubsequences: true).first.map { Array($0) } ?? []
         return String(decoding: line, as: UTF8.self).trimmingWhitespace()
@@ -71,11 +71,11 @@ public struct NetworkOutputOpener: RemoteOutputOpener {
         do {
             bytes = try ConfigFile.readAll(path)
         } catch {
-            throw SinkError(destination: settings.name, cause: .other(errno: 0, message: "cannot read caFile '\(path)': \(error.unreadable ?? "\(error)")"))
+            throw SinkError(destination: settings.name, cause: .unusable("cannot read caFile '\(path)': \(error.unreadable ?? "\(error)")"))
         }
         let certificates = (try? NIOSSLCertificate.fromPEMBytes(bytes)) ?? []
         guard !certificates.isEmpty else {
-            throw SinkError(destination: settings.name, cause: .other(errno: 0, message: "caFile '\(path)' holds no PEM certificate"))
+            throw SinkError(destination: settings.name, cause: .unusable("caFile '\(path)' holds no PEM certificate"))
         }
         return certificates
     }

@@ -38,15 +38,17 @@ struct CommandLineTests {
         #expect(result.stdout.isEmpty)
     }
 
-    @Test func checkPrintsTheClickHouseTablesDDLAndNamesAMissingPasswordFile() throws {
+    @Test func checkPrintsTheClickHouseTablesDDLAndNamesAMissingPasswordOrCAFile() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        let output = #"{"type": "clickhouse", "url": "http://127.0.0.1:8123", "database": "logs", "table": "app_lines", "passwordFile": "ch.secret"}"#
+        let output = #"{"type": "clickhouse", "url": "https://127.0.0.1:8443", "database": "logs", "table": "app_lines", "passwordFile": "ch.secret", "caFile": "ca.pem"}"#
         let config = dir.write("c.json", #"{"sources": [{"name": "app", "include": ["*.log"]}], "outputs": [\#(output)]}"#)
         let missing = try Harness.spytail(["check", "-c", config])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("outputs[0].passwordFile: file '\(dir.path)/ch.secret' does not exist"), "\(missing.stderr)")
+        #expect(missing.stderr.contains("outputs[0].caFile: file '\(dir.path)/ca.pem' does not exist"), "\(missing.stderr)")
         dir.write("ch.secret", "pw\n")
+        dir.write("ca.pem", "-----BEGIN CERTIFICATE-----\n")
         let ddl = try Harness.spytail(["check", "-c", config, "--print-ddl"])
         #expect(ddl.status == 0, "\(ddl.stderr)")
         #expect(ddl.stdoutText.hasPrefix("CREATE TABLE IF NOT EXISTS `logs`.`app_lines`"), "\(ddl.stdoutText)")
@@ -54,6 +56,23 @@ struct CommandLineTests {
         // No clickhouse output: nothing to print is an error, not an empty success.
         let none = try Harness.spytail(["check", "-c", Harness.packageRoot.appendingPathComponent("config/default.json").path, "--print-ddl"])
         #expect(none.status == 2 && none.stderr.contains("no clickhouse output"), "\(none.stderr)")
+    }
+
+    /// A network output that cannot be opened as configured stops `run` at once with what is wrong; `scan`
+    /// says network outputs are `run`'s.
+    @Test func anUnusableNetworkOutputIsNamedWithWhatIsWrong() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        dir.write("app.log", "2026-11-20T10:00:00Z INFO one\n")
+        dir.write("ca.pem", "not a certificate\n")
+        let output = #"{"type": "clickhouse", "url": "https://127.0.0.1:8443", "caFile": "ca.pem"}"#
+        let config = dir.write("c.json", #"{"sources": [{"name": "app", "include": ["app.log"]}], "checkpoints": "cp.json", "outputs": [\#(output)]}"#)
+        let run = try Harness.run("/usr/bin/timeout", ["20", Harness.binary, "run", "-c", config])
+        #expect(run.status != 0 && run.status != 124, "run must stop at once: \(run.status)")
+        #expect(run.stderr.contains("clickhouse https://127.0.0.1:8443 default.spytail_logs: cannot be opened: caFile '\(dir.path)/ca.pem' holds no PEM certificate"),
+                "\(run.stderr)")
+        let scan = try Harness.spytail(["scan", "-c", config])
+        #expect(scan.status != 0 && scan.stderr.contains("cannot be opened: network outputs are shipped by `spytail run` only"), "\(scan.stderr)")
     }
 
     @Test(arguments: [["scan", "--bogus"], ["scan"], ["scan", "-c", "x.json", "--since", "yesterday"], ["frobnicate"]])

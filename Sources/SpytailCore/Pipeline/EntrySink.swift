@@ -32,12 +32,15 @@ public struct SinkError: Error, Sendable, Equatable, CustomStringConvertible {
         /// bytes wait, reading pauses, as for a full disk. The text says why.
         case waiting(String)
         case other(errno: Int32, message: String)
+        /// The output cannot be opened as configured (a password or CA file unreadable, a scan asked for
+        /// a network output): nothing was written.
+        case unusable(String)
 
         /// The output will take the bytes later: reading pauses and the write is retried (nothing is lost).
         public var pausesReading: Bool {
             switch self {
             case .noSpace, .waiting: true
-            case .closedByReader, .other: false
+            case .closedByReader, .other, .unusable: false
             }
         }
     }
@@ -59,6 +62,7 @@ public struct SinkError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noSpace: "\(destination): no space left on device"
         case .waiting(let reason): "\(destination): \(reason)"
         case .other(let errno, let message): "\(destination): write failed: \(message) (errno \(errno))"
+        case .unusable(let reason): "\(destination): cannot be opened: \(reason)"
         }
     }
 }

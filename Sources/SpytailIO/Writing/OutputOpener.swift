@@ -13,7 +13,7 @@ public enum OutputOpener {
             case .file(let path): writer = try .appending(to: resolve(path))
             case .clickhouse, .syslog:
                 guard let remote else {
-                    throw SinkError(destination: output.destination.name, cause: .other(errno: 0, message: "network outputs are shipped by `spytail run` only"))
+                    throw SinkError(destination: output.destination.name, cause: .unusable("network outputs are shipped by `spytail run` only"))
                 }
                 opened.append(try remote.open(output, vocabulary: vocabulary, resolve: resolve))
                 continue
