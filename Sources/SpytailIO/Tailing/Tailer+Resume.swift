@@ -38,10 +38,13 @@ extension Tailer {
         for index in chain.indices.reversed() {
             fingerprints[index] = Fingerprinter.ofFile(chain[index])
             remember(fingerprints[index], under: path)
-            if let fp = fingerprints[index], offsets[fp] != nil { start = index }
+            // Where reading starts: the oldest member holding a checkpoint or read by an earlier look (if
+            // retention removed the checkpointed one meanwhile, the members after what was read still follow).
+            if let fp = fingerprints[index], offsets[fp] != nil || progress.delivered.contains(fp) { start = index }
         }
         // A drained file was read to its end when it went quiet: gone now, nothing of it was lost.
-        for checkpoint in checkpoints where !fingerprints.contains(checkpoint.fingerprint) && !checkpoint.drained {
+        for checkpoint in checkpoints where !fingerprints.contains(checkpoint.fingerprint) && !checkpoint.drained
+            && !progress.delivered.contains(checkpoint.fingerprint) {
             guard progress.vanishedSaid.insert(checkpoint.fingerprint).inserted else { continue }
             let file = SourceFile(path: path, fingerprint: checkpoint.fingerprint)
             try reportGap(GapReport(file: file, offset: checkpoint.offset, bytes: nil, reason: .vanished))
