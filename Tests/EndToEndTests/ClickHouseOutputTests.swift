@@ -167,13 +167,14 @@ struct ClickHouseOutputTests {
         #expect(spytail.stderr.contains("retrying with backoff"), "\(spytail.stderr)")
         try server.start()
         writer.waitUntilExit()
-        #expect(RunTools.waitUntil(90) { Self.counts(server)?.rows == total },
+        // A generous deadline: on a loaded CI machine a restarted ClickHouse 18.16 took ~16 s an insert once.
+        #expect(RunTools.waitUntil(240) { Self.counts(server)?.rows == total },
                 "\(String(describing: Self.counts(server))) of \(total)\n\(spytail.stderr.suffix(2000))")
         sample()
         print("clickhouse down 30 s at 3000 lines/s: peak RSS \(peakKiB / 1024) MiB (bufferMaxRecords 20000)")
         #expect(peakKiB > 0 && peakKiB < 200 * 1024, "peak RSS \(peakKiB) KiB")
         #expect(spytail.stderr.contains("delivering again after"), "\(spytail.stderr)")
-        #expect(RunTools.waitUntil { metric(#"spytail_records_acknowledged_total{output="0"}"#) == Double(total) && get("/readyz").status == 200 })
+        #expect(RunTools.waitUntil(60) { metric(#"spytail_records_acknowledged_total{output="0"}"#) == Double(total) && get("/readyz").status == 200 })
         #expect(spytail.stop().status == 0, "\(spytail.stderr)")
     }
 
