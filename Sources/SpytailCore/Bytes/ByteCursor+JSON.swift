@@ -12,6 +12,12 @@ extension ByteCursor {
         append(UInt8(ascii: "\""))
     }
 
+    /// The bytes of `range` in `text` as a JSON string, or `null` when there is no range (no timestamp, no detail).
+    @inline(__always)
+    public mutating func appendJSONString(_ range: Range<Int>?, in text: UnsafeBufferPointer<UInt8>) {
+        if let range { appendJSONString(UnsafeBufferPointer(rebasing: text[range])) } else { append("null") }
+    }
+
     public mutating func appendJSONEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress else { return }
         let n = bytes.count

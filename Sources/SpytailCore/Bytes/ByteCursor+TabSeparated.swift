@@ -6,6 +6,12 @@ extension ByteCursor {
     @inline(__always)
     public static func tabSeparatedRoom(_ count: Int) -> Int { count * 3 }
 
+    /// The bytes of `range` in `text` as a TabSeparated field, or `\N` (null) when there is no range.
+    @inline(__always)
+    public mutating func appendTabSeparatedField(_ range: Range<Int>?, in text: UnsafeBufferPointer<UInt8>) {
+        if let range { appendTabSeparatedEscaped(UnsafeBufferPointer(rebasing: text[range])) } else { append("\\N") }
+    }
+
     public mutating func appendTabSeparatedEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress else { return }
         let n = bytes.count

@@ -35,21 +35,13 @@ public struct JSONLinesFormatter: EntryFormatter {
         c.append("{\"id\":\"")
         c.appendID(of: entry)
         c.append("\",\"timestamp\":")
-        if let timestamp = entry.timestamp {
-            c.appendJSONString(UnsafeBufferPointer(rebasing: text[timestamp]))
-        } else {
-            c.append("null")
-        }
+        c.appendJSONString(entry.timestamp, in: text)
         c.append(categoryPieces[entry.category])
         c.append(tags: entry.tags, names: tagNames)
         c.append("],\"message\":\"")
         c.appendJSONEscaped(UnsafeBufferPointer(rebasing: text[entry.message]))
         c.append("\",\"detail\":")
-        if let detail = entry.detail {
-            c.appendJSONString(UnsafeBufferPointer(rebasing: text[detail]))
-        } else {
-            c.append("null")
-        }
+        c.appendJSONString(entry.detail, in: text)
         c.append(",\"fields\":{")
         for (i, field) in entry.fields.enumerated() {
             if i > 0 { c.append(UInt8(ascii: ",")) }

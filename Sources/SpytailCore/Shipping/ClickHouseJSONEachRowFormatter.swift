@@ -41,11 +41,7 @@ public struct ClickHouseJSONEachRowFormatter: EntryFormatter {
         c.append("{\"id\":\"")
         c.appendID(of: entry)
         c.append("\",\"timestamp\":")
-        if let timestamp = entry.timestamp {
-            c.appendJSONString(UnsafeBufferPointer(rebasing: text[timestamp]))
-        } else {
-            c.append("null")
-        }
+        c.appendJSONString(entry.timestamp, in: text)
         c.append(",\"time\":")
         if let time = entry.time, time >= 0 {
             c.append(decimal: time / 1_000_000_000)
@@ -57,11 +53,7 @@ public struct ClickHouseJSONEachRowFormatter: EntryFormatter {
         c.append("],\"message\":\"")
         c.appendJSONEscaped(UnsafeBufferPointer(rebasing: text[entry.message]))
         c.append("\",\"detail\":")
-        if let detail = entry.detail {
-            c.appendJSONString(UnsafeBufferPointer(rebasing: text[detail]))
-        } else {
-            c.append("null")
-        }
+        c.appendJSONString(entry.detail, in: text)
         c.append(",\"fields\":\"{")
         for (i, field) in entry.fields.enumerated() {
             if i > 0 { c.append(UInt8(ascii: ",")) }

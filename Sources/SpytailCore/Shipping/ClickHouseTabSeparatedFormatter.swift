@@ -50,11 +50,7 @@ public struct ClickHouseTabSeparatedFormatter: EntryFormatter {
     private func write(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>, _ c: inout ByteCursor) {
         c.appendID(of: entry)
         c.append(0x09)
-        if let timestamp = entry.timestamp {
-            c.appendTabSeparatedEscaped(UnsafeBufferPointer(rebasing: text[timestamp]))
-        } else {
-            c.append("\\N")
-        }
+        c.appendTabSeparatedField(entry.timestamp, in: text)
         c.append(0x09)
         if let time = entry.time, time >= 0 {
             c.append(decimal: time / 1_000_000_000)
@@ -66,11 +62,7 @@ public struct ClickHouseTabSeparatedFormatter: EntryFormatter {
         c.append("]\t")
         c.appendTabSeparatedEscaped(UnsafeBufferPointer(rebasing: text[entry.message]))
         c.append(0x09)
-        if let detail = entry.detail {
-            c.appendTabSeparatedEscaped(UnsafeBufferPointer(rebasing: text[detail]))
-        } else {
-            c.append("\\N")
-        }
+        c.appendTabSeparatedField(entry.detail, in: text)
         c.append("\t{")
         for (i, field) in entry.fields.enumerated() {
             if i > 0 { c.append(UInt8(ascii: ",")) }
