@@ -56,26 +56,31 @@ struct OutputBufferTests {
     }
 }
 
-/// The eight-bytes-at-a-time scan must never miss a byte that needs escaping, wherever it sits.
+/// The eight-bytes-at-a-time scan must stop exactly at the first byte that needs escaping, wherever it sits,
+/// whatever comes after it.
 struct ByteCursorTests {
-    @Test func theWordScanFlagsEveryByteThatNeedsEscapingAtEveryPosition() {
+    @Test func theWordScanStopsAtTheFirstByteThatNeedsEscapingAtEveryPosition() {
+        func word(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } }
         for byte in UInt8.min...UInt8.max {
             let needs = byte < 0x20 || byte == 0x22 || byte == 0x5C || byte >= 0x80
             for position in 0..<8 {
-                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
-                bytes[position] = byte
-                let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-                if needs { #expect(ByteCursor.mayNeedEscaping(word), "byte \(byte) at \(position)") }
+                for filler: UInt8 in [UInt8(ascii: "a"), 0x00, 0xFF, 0x22] {
+                    // Before the byte: clean; after it: `filler`, which may need escaping too.
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: position)
+                    bytes.append(byte)
+                    bytes += [UInt8](repeating: filler, count: 7 - position)
+                    let fillerClean = filler == UInt8(ascii: "a")
+                    let expected = needs ? position : (fillerClean ? 8 : position + 1)
+                    #expect(ByteCursor.cleanPrefix(word(bytes)) == expected, "byte \(byte) at \(position), then \(filler)")
+                }
             }
         }
-        let clean = Array("abcdefgh".utf8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-        #expect(!ByteCursor.mayNeedEscaping(clean))
     }
 
     @Test func escapesTheSameWhereverTheSpecialByteFalls() throws {
         for special in ["\"", "\\", "\n", "\u{1}", "é", "\u{7F}"] {
-            for position in 0..<20 {
-                let input = String(repeating: "x", count: position) + special + String(repeating: "y", count: 19 - position)
+            for position in 0..<40 {
+                let input = String(repeating: "x", count: position) + special + String(repeating: "y", count: 39 - position)
                 let buffer = OutputBuffer(capacity: 8)
                 Array(input.utf8).withUnsafeBufferPointer { buffer.appendJSONString($0) }
                 let decoded = try JSONDecoder().decode(String.self, from: Data(buffer.array))

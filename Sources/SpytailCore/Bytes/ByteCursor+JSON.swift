@@ -1,6 +1,6 @@
 /// JSON string escaping on bytes. Invalid UTF-8 becomes U+FFFD so the output is always valid JSON;
 /// every control character is escaped; valid multi-byte sequences are copied as they are.
-/// Clean runs are found eight bytes at a time (SWAR) and copied with memcpy.
+/// Clean runs are found and copied eight bytes at a time (SWAR).
 extension ByteCursor {
     /// Room that escaping `count` bytes can need at most (`\u00XX` for one byte).
     @inline(__always)
@@ -21,26 +21,53 @@ extension ByteCursor {
     public mutating func appendJSONEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress else { return }
         let n = bytes.count
-        var runStart = 0
         var i = 0
         while i < n {
-            // Skip eight clean bytes at a time; a flagged word is looked at byte by byte.
-            while i + 8 <= n && !Self.mayNeedEscaping(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) { i += 8 }
-            let stop = min(i + 8, n)
-            while i < stop {
-                let b = base[i]
-                if b >= 0x20 && b != 0x22 && b != 0x5C && b < 0x80 { i += 1; continue }
-                if b >= 0x80 {
-                    let length = UTF8Validation.sequenceLength(base + i, available: n - i)
-                    if length > 0 { i += length; continue }
-                }
-                append(UnsafeBufferPointer(start: base + runStart, count: i - runStart))
-                if b >= 0x80 { append(0xEF); append(0xBF); append(0xBD) } else { appendEscape(for: b) }
-                i += 1
-                runStart = i
+            // Eight bytes at a time: copy them all, keep the clean ones. The reserved room (6 bytes per byte
+            // still to come, at least 48 here) always holds the 8 bytes written ahead. A local pointer: the
+            // stores could alias `position` as far as the compiler knows.
+            var out = position
+            while i + 8 <= n {
+                assert(out + 8 <= end, "ByteCursor: reserved room exceeded")
+                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                UnsafeMutableRawPointer(out).storeBytes(of: word, as: UInt64.self)
+                let clean = Self.cleanPrefix(word)
+                out += clean
+                i += clean
+                if clean < 8 { break }
             }
+            position = out
+            guard i < n else { break }
+            // A byte that needs a look (or one of the last seven).
+            let b = base[i]
+            if b >= 0x80 {
+                let length = UTF8Validation.sequenceLength(base + i, available: n - i)
+                if length > 0 {
+                    append(UnsafeBufferPointer(start: base + i, count: length))
+                    i += length
+                } else {
+                    append(0xEF); append(0xBF); append(0xBD)
+                    i += 1
+                }
+                continue
+            }
+            if b < 0x20 || b == 0x22 || b == 0x5C { appendEscape(for: b) } else { append(b) }
+            i += 1
         }
-        append(UnsafeBufferPointer(start: base + runStart, count: n - runStart))
+    }
+
+    /// How many leading bytes of `word` (in memory order, little-endian) JSON takes as they are: printable
+    /// ASCII but `"` and `\\`; 8 when all are. SWAR: each test sets the high bit of a byte that fails it; a
+    /// borrow can also flag bytes *after* a failing one, never before, so the lowest flag is exact.
+    @inline(__always)
+    static func cleanPrefix(_ word: UInt64) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        let below0x20 = (word &- ones &* 0x20) & ~word & high
+        let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+        let isQuote = (quote &- ones) & ~quote & high
+        let isBackslash = (backslash &- ones) & ~backslash & high
+        let flags = below0x20 | isQuote | isBackslash | (word & high)
+        return flags.trailingZeroBitCount / 8
     }
 
     /// `bytes` as the content of a JSON string that is itself inside a JSON string (JSON text stored as a
@@ -75,18 +102,6 @@ extension ByteCursor {
             }
             i += 1
         }
-    }
-
-    /// True when some byte of `word` may be a control character, `"`, `\` or non-ASCII. False positives
-    /// are fine (the bytes are then checked one by one); false negatives are not.
-    @inline(__always)
-    static func mayNeedEscaping(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
-        let below0x20 = (word &- ones &* 0x20) & ~word & high
-        let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
-        let hasQuote = (quote &- ones) & ~quote & high
-        let hasBackslash = (backslash &- ones) & ~backslash & high
-        return (below0x20 | hasQuote | hasBackslash | (word & high)) != 0
     }
 
     private mutating func appendEscape(for b: UInt8) {

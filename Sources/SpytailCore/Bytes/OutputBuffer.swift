@@ -4,10 +4,12 @@
 /// Hot paths write through a `ByteCursor` (`write(reserving:_:)`); the `append` methods are
 /// conveniences for cold paths. Pointer code lives here and in `ByteCursor*.swift`, with their own tests.
 public final class OutputBuffer {
-    private var storage: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    // Written once per record or more: unchecked exclusivity, as in `EntryPipeline` (one thread at a time,
+    // no inout access escapes).
+    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
     /// Number of bytes written so far.
-    public private(set) var count: Int = 0
+    @exclusivity(unchecked) public private(set) var count: Int = 0
 
     public init(capacity: Int = 64 * 1024) {
         self.capacity = max(capacity, 64)

@@ -17,8 +17,10 @@ public struct LineRecord: Sendable, Equatable {
 /// touched by two threads at once, hence `@unchecked Sendable`.
 public final class LineBlock: @unchecked Sendable {
     public private(set) var file: SourceFile
-    public private(set) var bytes: [UInt8] = []
-    public private(set) var lines: [LineRecord] = []
+    // Appended to once per line by the reader: unchecked exclusivity, as in `EntryPipeline` (the block is
+    // owned by one thread at a time and no inout access to these escapes the methods below).
+    @exclusivity(unchecked) public private(set) var bytes: [UInt8] = []
+    @exclusivity(unchecked) public private(set) var lines: [LineRecord] = []
     /// Formatted output, one buffer per route, filled by the worker that parsed the block.
     public let outputs: [OutputBuffer]
     /// Entries copied for viewers by the worker's tap (`run` with the HTTP face), handed over in write order.

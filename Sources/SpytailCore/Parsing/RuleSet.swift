@@ -28,12 +28,17 @@ public struct RuleSet {
             entry.message = 0..<entry.headLength
             entry.fields.removeAll(keepingCapacity: true)
         }
-        let (category, tags, time) = entry.text.withUnsafeBufferPointer { text in
-            (categorize(entry, text), tag(entry, text), readTime ? readTimestamp(entry, text) : nil)
-        }
+        let (category, tags, time) = rulings(entry, readTime: readTime)
         entry.category = category
         entry.tags = tags
         entry.time = time
+    }
+
+    /// Category, tags and time of a parsed entry, read in place (`borrowing`: no copy of the entry).
+    private func rulings(_ entry: borrowing SpyEntry, readTime: Bool) -> (Int, TagSet, Int64?) {
+        entry.text.withUnsafeBufferPointer { text in
+            (categorize(entry, text), tag(entry, text), readTime ? readTimestamp(entry, text) : nil)
+        }
     }
 
     func categorize(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>) -> Int {
