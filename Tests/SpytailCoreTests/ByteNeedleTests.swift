@@ -29,6 +29,25 @@ struct ByteNeedleTests {
             #expect(needle.isPrefix(of: bytes) == c.prefix)
         }
     }
+
+    /// Both ways of looking (in place below 64 bytes, memchr and memcmp above) agree with a naive search, for needles of
+    /// 1 to 6 bytes over a small alphabet (many near misses), at every haystack length around the switch.
+    @Test func agreesWithANaiveSearchOnEitherSideOfTheShortHaystackLimit() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("ab[]".utf8)
+        func naive(_ needle: [UInt8], _ haystack: [UInt8]) -> Bool {
+            guard haystack.count >= needle.count else { return false }
+            return (0...(haystack.count - needle.count)).contains { Array(haystack[$0..<($0 + needle.count)]) == needle }
+        }
+        for length in 0..<80 {
+            for _ in 0..<40 {
+                let haystack = (0..<length).map { _ in alphabet.randomElement(using: &generator)! }
+                let needle = (0..<Int.random(in: 1...6, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+                let found = haystack.withUnsafeBufferPointer { ByteNeedle(bytes: needle).occurs(in: $0) }
+                #expect(found == naive(needle, haystack), "\(needle) in \(haystack)")
+            }
+        }
+    }
 }
 
 /// Regex modes: ASCII patterns run on bytes, others in UTF-8 mode; invalid bytes never break a match.

@@ -42,7 +42,7 @@ struct OutputBufferTests {
         #expect(!decoded.dropFirst().dropLast().contains { $0 != "\u{FFFD}" })
     }
 
-    @Test(arguments: [0, 7, -7, 1234567890123, Int64.max, Int64.min + 1])
+    @Test(arguments: [0, 7, -7, 10, 42, 99, 100, 101, 1009, -10, 1234567890123, Int64.max, Int64.min + 1])
     func decimals(_ value: Int64) {
         let buffer = OutputBuffer()
         buffer.append(decimal: value)

@@ -38,7 +38,7 @@ public struct ByteCursor {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
-    /// A decimal integer, without building a String (at most 20 bytes).
+    /// A decimal integer, without building a String (at most 20 bytes): two digits per division.
     public mutating func append(decimal value: Int64) {
         var magnitude = value.magnitude
         if value < 0 { append(UInt8(ascii: "-")) }
@@ -47,12 +47,26 @@ public struct ByteCursor {
         while probe >= 10 { probe /= 10; digits += 1 }
         var p = position + digits
         position = p
-        repeat {
-            p -= 1
-            p.pointee = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
-            magnitude /= 10
-        } while magnitude > 0
+        let pairs = Self.digitPairs.utf8Start
+        while magnitude >= 100 {
+            let pair = Int(magnitude % 100) &* 2
+            magnitude /= 100
+            p -= 2
+            p[0] = pairs[pair]
+            p[1] = pairs[pair &+ 1]
+        }
+        if magnitude >= 10 {
+            let pair = Int(magnitude) &* 2
+            p[-2] = pairs[pair]
+            p[-1] = pairs[pair &+ 1]
+        } else {
+            p[-1] = UInt8(truncatingIfNeeded: magnitude) &+ 0x30
+        }
     }
+
+    /// "00", "01" … "99" back to back.
+    @usableFromInline static let digitPairs: StaticString =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
     /// Exactly 16 lower-case hex digits.
     public mutating func append(hex value: UInt64) {

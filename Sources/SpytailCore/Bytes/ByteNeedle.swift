@@ -18,18 +18,21 @@ public struct ByteNeedle: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Whether the needle occurs anywhere in `haystack`: memchr finds candidates for the first byte
-    /// (SIMD in glibc), memcmp checks the rest.
+    /// Whether the needle occurs anywhere in `haystack`. Short haystacks (a field such as `[db] [tca] `) are
+    /// scanned in place, a candidate being a position whose first and last bytes match: no library call,
+    /// and a needle such as `[tca]` is not stopped at every `[`. In longer ones memchr finds candidates for
+    /// the first byte (SIMD in glibc) and memcmp checks the rest.
     @inlinable
     public func occurs(in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
         guard haystack.count >= bytes.count else { return false }
         return bytes.withUnsafeBufferPointer { needle in
-            guard let first = needle.first, let base = haystack.baseAddress else { return true }
+            guard needle.count > 0, let base = haystack.baseAddress else { return true }
+            if haystack.count < Self.shortHaystack { return Self.scan(haystack, for: needle) }
             let rest = needle.count - 1
             var cursor = base
             let lastStart = base + (haystack.count - needle.count)
             while cursor <= lastStart {
-                guard let hit = memchr(cursor, Int32(first), lastStart - cursor + 1) else { return false }
+                guard let hit = memchr(cursor, Int32(needle[0]), lastStart - cursor + 1) else { return false }
                 let candidate = hit.assumingMemoryBound(to: UInt8.self)
                 if rest == 0 || memcmp(candidate + 1, needle.baseAddress! + 1, rest) == 0 { return true }
                 cursor = UnsafePointer(candidate) + 1
@@ -38,4 +41,23 @@ public struct ByteNeedle: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Below this many bytes a haystack is scanned in place.
+    @usableFromInline static let shortHaystack = 64
+
+    /// The in-place scan (`needle` not empty, `haystack` at least as long).
+    @inlinable
+    static func scan(_ haystack: UnsafeBufferPointer<UInt8>, for needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = needle.count
+        let first = needle[0], last = needle[n - 1]
+        var i = 0
+        while i <= haystack.count - n {
+            if haystack[i] == first && haystack[i + n - 1] == last {
+                var k = 1
+                while k < n - 1 && haystack[i + k] == needle[k] { k += 1 }
+                if k >= n - 1 { return true }
+            }
+            i += 1
+        }
+        return false
+    }
 }

@@ -103,9 +103,11 @@ public final class ScanRunner: BlockSink {
         var cutter = BlockCutter(file: file, continuation: continuation, maxLineBytes: maxLineBytes, blockBytes: blockBytes,
                                  startOffset: offset)
         var position = position, failure: ReadError?
+        let reader = readingAhead(source)
+        defer { (reader as? ReadAhead)?.close() }
         while true {
             let n: Int
-            do { n = try source.read(into: buffer) } catch { failure = error; break }
+            do { n = try reader.read(into: buffer) } catch { failure = error; break }
             if n == 0 { break }
             let skip = Int(max(0, min(Int64(n), offset - position)))
             position += Int64(n)
@@ -164,9 +166,11 @@ public final class ScanRunner: BlockSink {
                                  maxLineBytes: maxLineBytes, blockBytes: blockBytes)
         var bytes = Int64(filled)
         try cutter.push(head, self)
+        let reader = readingAhead(source)
+        defer { (reader as? ReadAhead)?.close() }
         while failure == nil {
             let n: Int
-            do { n = try source.read(into: buffer) } catch { failure = error; break }
+            do { n = try reader.read(into: buffer) } catch { failure = error; break }
             if n == 0 { break }
             bytes += Int64(n)
             try cutter.push(UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n), self)
@@ -177,6 +181,13 @@ public final class ScanRunner: BlockSink {
             try writeGap(GapReport(file: SourceFile(path: path, fingerprint: fingerprint), offset: bytes, bytes: nil, reason: .damaged))
         }
         finish(path, lines: cutter.lineCount, bytes: bytes, failure, &report)
+    }
+
+    /// A compressed source is inflated on a thread of its own while this one splits and cuts (when
+    /// workers parse, i.e. there are cores to spare); a plain one is read here (a copy costs less than
+    /// handing it over).
+    private func readingAhead(_ source: any ByteSource) -> any ByteSource {
+        source.isCompressed && threads != nil ? ReadAhead(source, chunkSize: buffer.count) : source
     }
 
     /// A `gap` record to every output, after everything read before it.
