@@ -41,15 +41,21 @@ public struct RuleSet {
         }
     }
 
+    // The rules are read in place through a buffer pointer: iterating the array copied each rule (a retain
+    // and a release of its needle or regex per rule and line).
     func categorize(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>) -> Int {
-        for (category, rule) in categoryRules where rule.matches(entry, text: text) { return category }
-        return defaultCategory
+        categoryRules.withUnsafeBufferPointer { rules in
+            for index in rules.indices where rules[index].rule.matches(entry, text: text) { return rules[index].category }
+            return defaultCategory
+        }
     }
 
     func tag(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>) -> TagSet {
-        var tags = TagSet()
-        for (tag, rule) in tagRules where rule.matches(entry, text: text) { tags.insert(tag) }
-        return tags
+        tagRules.withUnsafeBufferPointer { rules in
+            var tags = TagSet()
+            for index in rules.indices where rules[index].rule.matches(entry, text: text) { tags.insert(rules[index].tag) }
+            return tags
+        }
     }
 
     func readTimestamp(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>) -> Int64? {
