@@ -9,8 +9,10 @@ struct Benchmark: ParsableCommand {
         abstract: "Measure spytail scan against dd, zcat and a Perl baseline on generated workloads (the default).",
         discussion: """
             W1: LINES lines in one plain file. W2: the same lines over app.log, app.log.1, app.log.2.gz … app.log.9.gz.
-            Every command runs RUNS times; the table shows medians of wall and CPU time, the largest peak RSS, and
-            the output line count, which must equal the generator's expected count (the benchmark exits 1 otherwise).
+            Every command runs RUNS times, in rounds (each command once per round, so a slow spell of the machine \
+            falls on all alike; `run` alternates with `scan` for their ratio); the table shows medians of wall and \
+            CPU time, the largest peak RSS, and the output line count, which must equal the generator's expected \
+            count (the benchmark exits 1 otherwise).
             A last run reads W1 ten times in one process to show memory stays flat with 10x the input.
             Build first: swift build -c release && .build/release/spytail-bench
             """)
@@ -62,25 +64,29 @@ struct Benchmark: ParsableCommand {
             let quoted = workload.files.map { "'\($0)'" }.joined(separator: " ")
             // GNU cat skips reading when its output is /dev/null, so dd stands for "read every byte once".
             let readBound = workload.compressed ? "zcat -f \(quoted)" : "for f in \(quoted); do dd if=\"$f\" bs=256k status=none; done"
-            let read = measure(workload, workload.compressed ? "zcat" : "read (dd)", ["sh", "-c", readBound + " > /dev/null"], output: nil)
             let perlInput = workload.compressed ? readBound : "cat \(quoted)"
-            let baseline = measure(workload, "perl", ["sh", "-c", "\(perlInput) | perl '\(perl)' > '\(outdir)/perl.jsonl'"],
-                                   output: "\(outdir)/perl.jsonl")
-            let ours = measure(workload, "spytail", [spytail, "scan", "--quiet", "--config", config] + workload.files, output: output)
-            var rows = [read, baseline, ours]
+            let bench = "\(Self.executableDirectory())/spytail-bench"
+            var commands: [Command] = [
+                Command(tool: workload.compressed ? "zcat" : "read (dd)", argv: ["sh", "-c", readBound + " > /dev/null"], output: nil),
+                Command(tool: "perl", argv: ["sh", "-c", "\(perlInput) | perl '\(perl)' > '\(outdir)/perl.jsonl'"],
+                        output: "\(outdir)/perl.jsonl"),
+                Command(tool: "spytail", argv: [spytail, "scan", "--quiet", "--config", config] + workload.files, output: output),
+            ]
             if workload.compressed {
-                let bench = "\(Self.executableDirectory())/spytail-bench"
-                let zlib = measure(workload, "inflate: zlib", [bench, "inflate", "--library", "zlib"] + workload.files, output: nil)
-                let isal = measure(workload, "inflate: ISA-L", [bench, "inflate", "--library", "isal"] + workload.files, output: nil)
-                rows.insert(contentsOf: [zlib, isal], at: 1)
-                inflaters = (isal, zlib)
+                commands.insert(contentsOf: [
+                    Command(tool: "inflate: zlib", argv: [bench, "inflate", "--library", "zlib"] + workload.files, output: nil),
+                    Command(tool: "inflate: ISA-L", argv: [bench, "inflate", "--library", "isal"] + workload.files, output: nil),
+                ], at: 1)
             }
+            var rows = measureInterleaved(workload, commands)
+            let read = rows[0], baseline = rows[rows.count - 2], ours = rows[rows.count - 1]
+            if workload.compressed { inflaters = (rows[2], rows[1]) }
             if !skipRun {
-                let (live, problem) = measureRun(workload, spytail, scanOutput: output, viewerRows: &viewerRows)
+                let (live, scanBeside, problem) = measureRun(workload, spytail, scan: commands.last!, viewerRows: &viewerRows)
                 rows.append(live)
                 rows += viewerRows.filter { $0.workload.name == workload.name }
                 failures += problem
-                runs[workload.name] = (live, ours)
+                runs[workload.name] = (live, scanBeside)
             }
             for f in rows {
                 Report.line(f)
@@ -99,7 +105,7 @@ struct Benchmark: ParsableCommand {
         }
         for (name, (run, scan)) in runs.sorted(by: { $0.key < $1.key }) {
             print("\(name): run catch-up from its first start = \(Report.fixed(scan.wall / run.wall, 2))x scan's lines/s "
-                  + "(\(Report.grouped(Int(run.linesPerSecond))) lines/s)")
+                  + "(\(Report.grouped(Int(run.linesPerSecond))) lines/s; scan \(Report.fixed(scan.wall, 3)) s in the same rounds)")
         }
         if viewerRows.count == 2 {
             print("W1: run catch-up with \(viewers) viewers streaming = \(Report.fixed(viewerRows[0].wall / viewerRows[1].wall, 2))x "
@@ -120,17 +126,34 @@ struct Benchmark: ParsableCommand {
         }
     }
 
-    func measure(_ workload: Workload, _ tool: String, _ argv: [String], output: String?) -> Figures {
-        var measurements: [Measurement] = []
-        for _ in 0..<runs {
+    /// A command to measure, and the output file it appends to (removed before each run).
+    struct Command {
+        let tool: String
+        let argv: [String]
+        let output: String?
+
+        func run() -> Measurement {
             if let output { unlink(output) }  // spytail appends to its output file
-            measurements.append(Runner.run(argv))
+            return Runner.run(argv)
         }
-        return Figures(workload: workload, tool: tool, runs: measurements, outputLines: output.map(countLines))
     }
 
-    /// `spytail run` from its first start until its output holds what `scan` wrote (same records: checked).
-    func measureRun(_ workload: Workload, _ spytail: String, scanOutput: String, viewerRows: inout [Figures]) -> (Figures, [String]) {
+    /// Every command once per round, `runs` rounds: a slow spell of this shared machine then falls on every
+    /// command of a round alike instead of on all the runs of one, so same-run ratios hold.
+    func measureInterleaved(_ workload: Workload, _ commands: [Command]) -> [Figures] {
+        var measurements = Array(repeating: [Measurement](), count: commands.count)
+        for _ in 0..<runs {
+            for (index, command) in commands.enumerated() { measurements[index].append(command.run()) }
+        }
+        return zip(commands, measurements).map { command, runs in
+            Figures(workload: workload, tool: command.tool, runs: runs, outputLines: command.output.map(countLines))
+        }
+    }
+
+    /// `spytail run` from its first start until its output holds what `scan` wrote (same records: checked),
+    /// alternating with `scan` itself so that their ratio comes from the same moments; returns both.
+    func measureRun(_ workload: Workload, _ spytail: String, scan: Command, viewerRows: inout [Figures]) -> (Figures, Figures, [String]) {
+        let scanOutput = scan.output!
         // run names every record by the live path (the history is that file's past); scan by the member read.
         let reference = "\(outdir(scanOutput))/scan-\(workload.name).jsonl"
         let live = workload.files.last!
@@ -141,12 +164,15 @@ struct Benchmark: ParsableCommand {
         let output = "\(outdir(scanOutput))/run-\(workload.name).jsonl", checkpoints = "\(workdir)/run-\(workload.name).checkpoints.json"
         let config = "\(workdir)/run-\(workload.name).json"
         writeFile(config, RunCatchUp.config(for: workload, output: output, checkpoints: checkpoints))
-        var measurements: [Measurement] = []
+        var measurements: [Measurement] = [], scans: [Measurement] = []
         for _ in 0..<runs {
+            scans.append(scan.run())
             measurements.append(RunCatchUp.measure(spytail: spytail, config: config, output: output, checkpoints: checkpoints,
                                                    expectedBytes: RunCatchUp.fileSize(reference), stderr: "\(workdir)/run.stderr"))
         }
+        unlink(scanOutput)
         let figures = Figures(workload: workload, tool: "spytail run", runs: measurements, outputLines: countLines(output))
+        let scanBeside = Figures(workload: workload, tool: "spytail (beside run)", runs: scans, outputLines: nil)
         let same = Runner.run(["cmp", "-s", reference, output]).status == 0 && measurements.allSatisfy { $0.status == 0 }
         unlink(output)
         var problems = same ? [] : ["\(workload.name) spytail run: output differs from scan's (see \(workdir)/run.stderr)"]
@@ -169,7 +195,7 @@ struct Benchmark: ParsableCommand {
                 unlink(output)
             }
         }
-        return (figures, problems)
+        return (figures, scanBeside, problems)
     }
 
     func outdir(_ path: String) -> String { String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) }
