@@ -7,17 +7,10 @@ import SpytailTestSupport
 struct GzipReaderTests {
     /// Reads `path` to the end with a small buffer (member and buffer boundaries interleave).
     func readAll(_ path: String, bufferSize: Int = 7) -> (bytes: [UInt8], error: ReadError?) {
-        var out: [UInt8] = []
         do {
-            let source = try FileOpener.open(path)
-            var buffer = [UInt8](repeating: 0, count: bufferSize)
-            while true {
-                let n = try buffer.withUnsafeMutableBytes { raw in try source.read(into: raw) }
-                if n == 0 { return (out, nil) }
-                out += buffer[..<n]
-            }
+            return drain(try FileOpener.open(path), bufferSize: bufferSize)
         } catch {
-            return (out, error as? ReadError)
+            return ([], error)
         }
     }
 

@@ -5,21 +5,6 @@ import SpytailTestSupport
 /// Reading ahead on a thread of its own hands over exactly what the source gives, in order, with the
 /// source's error after the data before it, and stops cleanly when closed early.
 struct ReadAheadTests {
-    /// Reads `source` to its end (or error) with buffers of `bufferSize`.
-    func drain(_ source: any ByteSource, bufferSize: Int) -> (bytes: [UInt8], error: ReadError?) {
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: bufferSize)
-        do {
-            while true {
-                let n = try buffer.withUnsafeMutableBytes { raw in try source.read(into: raw) }
-                if n == 0 { return (out, nil) }
-                out += buffer[..<n]
-            }
-        } catch {
-            return (out, error as? ReadError)
-        }
-    }
-
     static let text = (0..<20_000).map { "line \($0) of a member\n" }.joined()
 
     /// Chunk and buffer sizes on both sides of each other, and a depth of one (the two threads take turns).

@@ -48,14 +48,7 @@ extension ByteCursor {
             // A byte that needs a look (or one of the last seven).
             let b = base[i]
             if b >= 0x80 {
-                let length = UTF8Validation.sequenceLength(base + i, available: n - i)
-                if length > 0 {
-                    append(UnsafeBufferPointer(start: base + i, count: length))
-                    i += length
-                } else {
-                    append(0xEF); append(0xBF); append(0xBD)
-                    i += 1
-                }
+                i += appendUTF8Sequence(base + i, available: n - i)
                 continue
             }
             if b < 0x20 || b == 0x22 || b == 0x5C { appendEscape(for: b) } else { append(b) }
@@ -88,14 +81,7 @@ extension ByteCursor {
         while i < bytes.count {
             let b = bytes[i]
             if b >= 0x80 {
-                let length = UTF8Validation.sequenceLength(bytes.baseAddress! + i, available: bytes.count - i)
-                if length > 0 {
-                    append(UnsafeBufferPointer(rebasing: bytes[i..<(i + length)]))
-                    i += length
-                } else {
-                    append(0xEF); append(0xBF); append(0xBD)
-                    i += 1
-                }
+                i += appendUTF8Sequence(bytes.baseAddress! + i, available: bytes.count - i)
                 continue
             }
             if b >= 0x20 && b != 0x22 && b != 0x5C {

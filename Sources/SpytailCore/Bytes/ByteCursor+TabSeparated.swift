@@ -47,14 +47,7 @@ extension ByteCursor {
         while i < bytes.count {
             let b = base[i]
             if b >= 0x80 {
-                let length = UTF8Validation.sequenceLength(base + i, available: bytes.count - i)
-                if length > 0 {
-                    append(UnsafeBufferPointer(start: base + i, count: length))
-                    i += length
-                } else {
-                    append(0xEF); append(0xBF); append(0xBD)
-                    i += 1
-                }
+                i += appendUTF8Sequence(base + i, available: bytes.count - i)
                 continue
             }
             switch b {

@@ -38,6 +38,20 @@ public struct ByteCursor {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
+    /// The UTF-8 sequence starting at `start` (a byte ≥ 0x80; `available` bytes readable from there): copied
+    /// when it is valid, else U+FFFD for its first byte. Returns how many input bytes it took. The one place
+    /// every escaper (JSON, TabSeparated, syslog) turns bytes that are not ASCII into output.
+    @inline(__always)
+    public mutating func appendUTF8Sequence(_ start: UnsafePointer<UInt8>, available: Int) -> Int {
+        let length = UTF8Validation.sequenceLength(start, available: available)
+        if length > 0 {
+            append(UnsafeBufferPointer(start: start, count: length))
+            return length
+        }
+        append(0xEF); append(0xBF); append(0xBD)
+        return 1
+    }
+
     /// A decimal integer, without building a String (at most 20 bytes): two digits per division.
     public mutating func append(decimal value: Int64) {
         var magnitude = value.magnitude

@@ -101,14 +101,7 @@ public struct SyslogFormatter: EntryFormatter {
         while i < array.count {
             let b = array[i]
             if b >= 0x80 {
-                let length = array.withUnsafeBufferPointer { UTF8Validation.sequenceLength($0.baseAddress! + i, available: $0.count - i) }
-                if length > 0 {
-                    for k in i..<(i + length) { c.append(array[k]) }
-                    i += length
-                } else {
-                    c.append(0xEF); c.append(0xBF); c.append(0xBD)
-                    i += 1
-                }
+                i += array.withUnsafeBufferPointer { c.appendUTF8Sequence($0.baseAddress! + i, available: $0.count - i) }
                 continue
             }
             if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b == UInt8(ascii: "]") { c.append(UInt8(ascii: "\\")) }
