@@ -77,6 +77,37 @@ struct ByteCursorTests {
         }
     }
 
+    /// Escaping a whole string gives the bytes of escaping its pieces one by one. Each piece is shorter than
+    /// a word, so the pieces go through the byte path alone, while the whole goes through the word loop and
+    /// the byte path in every mix (the pieces never combine into new UTF-8).
+    @Test func escapingAWholeStringEqualsEscapingItsPiecesAtAnyLengthAndMix() {
+        let pieces: [[UInt8]] = [[0x61], [0x62, 0x63], [0x22], [0x5C], [0x0A], [0x01], [0x7F], [0xC3, 0xA9],
+                                 [0xE2, 0x9C, 0x88], [0xFF], [0x80], Array("clean".utf8)]
+        func escaped(_ bytes: [UInt8]) -> [UInt8] {
+            let buffer = OutputBuffer(capacity: 8)
+            buffer.write(reserving: ByteCursor.jsonRoom(bytes.count)) { c in
+                bytes.withUnsafeBufferPointer { c.appendJSONEscaped($0) }
+            }
+            return buffer.array
+        }
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {  // SplitMix64: the same strings on every run
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(bound))
+        }
+        for _ in 0..<5_000 {
+            // Mostly clean pieces, so long clean runs and tails of every length occur.
+            let chosen = (0..<next(30)).map { _ in next(3) == 0 ? pieces[next(pieces.count)] : pieces[next(2)] }
+            let whole = escaped(chosen.flatMap { $0 })
+            let byPiece = chosen.flatMap { escaped($0) }
+            #expect(whole == byPiece, "\(chosen)")
+            if whole != byPiece { return }
+        }
+    }
+
     @Test func escapesTheSameWhereverTheSpecialByteFalls() throws {
         for special in ["\"", "\\", "\n", "\u{1}", "é", "\u{7F}"] {
             for position in 0..<40 {
