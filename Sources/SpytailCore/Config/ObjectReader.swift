@@ -1,10 +1,3 @@
-/// Collects the problems found while reading a config, so one `check` reports them all.
-public final class ConfigDiagnostics {
-    public private(set) var errors: [ConfigError] = []
-    public init() {}
-    public func report(_ path: JSONPath, _ problem: ConfigError.Problem) { errors.append(ConfigError(path, problem)) }
-}
-
 /// Reads one JSON object of the config: typed accessors that report wrong types and missing keys
 /// with their path, and `finish()` that reports every key outside the object's declared keys.
 ///

@@ -1,16 +1,3 @@
-/// A named value captured by the parse pattern (a named group other than `timestamp`/`message`).
-public struct FieldValue: Sendable, Hashable {
-    /// Index into `Vocabulary.fieldNames`.
-    public var name: Int
-    /// Range in `SpyEntry.text`.
-    public var range: Range<Int>
-
-    public init(name: Int, range: Range<Int>) {
-        self.name = name
-        self.range = range
-    }
-}
-
 /// One log entry: a head line, its continuation lines, and what the rules made of it.
 ///
 /// The text is kept as bytes; the parsed parts are ranges into it, so building an entry costs one copy of

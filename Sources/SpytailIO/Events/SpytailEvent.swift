@@ -26,8 +26,3 @@ public enum SpytailEvent: Sendable, Equatable {
     /// Something went wrong that `run` copes with: said on stderr, counted by kind.
     case problem(RunProblem)
 }
-
-/// Receives events: the CLI logs them and draws progress; tests record them (`RecordingEventReporter`).
-public protocol EventReporter: AnyObject {
-    func report(_ event: SpytailEvent)
-}

@@ -206,42 +206,6 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         return .goOn
     }
 
-    // MARK: timers
-
-    /// Time until the next timer is due (nil: none).
-    func nextTimeout() -> Duration? {
-        var deadlines = files.values.compactMap { $0.lifecycle.nextDeadline(settings: settings, hasPendingEntry: $0.hasPendingEntry) }
-        if let sync = checkpointer.nextSync(settings: settings) { deadlines.append(sync) }
-        if let retry = condition.nextDeadline(settings: settings) { deadlines.append(retry) }
-        if watcher == nil || !failedWatches.isEmpty { deadlines.append(lastPoll + settings.pollInterval) }
-        if telemetry != nil { deadlines.append(uptime + Self.heartbeatInterval) }  // `/healthz` sees the loop turn
-        guard let next = deadlines.min() else { return nil }
-        return max(.zero, next - uptime) + .milliseconds(1)
-    }
-
-    func onTimers() throws(SinkError) {
-        if condition.isStalled {
-            try retryStalledOutputs()
-            if condition.isStalled { return }
-        }
-        guard !pipeline.isStalled else { return }
-        let now = uptime
-        for file in Array(files.values) {
-            switch file.lifecycle.timer(now: now, settings: settings, hasPendingEntry: file.hasPendingEntry) {
-            case .nothing: break
-            case .flushPendingEntry: try file.flushPendingEntry(emit)
-            case .checkQuiet:
-                // Quiet only counts when it really stopped growing (its folder may be one nobody watches).
-                let bytes = try read(file)
-                if file.lifecycle.quietAfterReading(bytes, at: now) { try retire(file) }
-            }
-        }
-        if (watcher == nil || !failedWatches.isEmpty) && now - lastPoll >= settings.pollInterval {
-            lastPoll = now
-            try pollUnwatched()
-        }
-    }
-
     // MARK: emitting
 
     /// Where entries go: the pipeline while recording; nowhere while idle (the bytes are counted instead).

@@ -90,9 +90,3 @@ public final class RunTelemetry: Sendable {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }
-
-/// What an observer may ask of `run`.
-public enum RunRequest: Sendable, Equatable {
-    case setState(SpyState)
-    case reload
-}

@@ -1,14 +1,5 @@
 import SpytailCore
 
-/// What an acknowledging output tells the run, from its own delivery thread. The run posts it to its
-/// inbox and handles it on the loop's thread.
-public enum DeliveryNotice: Sendable, Equatable {
-    /// Records were acknowledged: checkpoints may move, a paused reading may resume.
-    case acknowledged
-    /// A delivery problem or its end, to be said once (`RunProblem.deliveryFailing`, `.deliveryRecovered`).
-    case problem(RunProblem)
-}
-
 /// An output whose bytes reach their destination later than `write` returns: it batches, sends on its own
 /// thread and counts acknowledgements in its `ledger`. Its `write` takes records until its bounded buffer is
 /// full, then throws `SinkError.Cause.waiting` (reading pauses until acknowledgements make room).
@@ -29,10 +20,4 @@ public protocol AcknowledgingOutput: AnyObject, Sendable {
     func adopt(_ previous: any AcknowledgingOutput)
     /// Stops without waiting; what is unacknowledged stays so.
     func stop()
-}
-
-/// Opens the outputs that need a network client (ClickHouse), which the I/O layer does not link: the CLI
-/// passes one in.
-public protocol RemoteOutputOpener: Sendable {
-    func open(_ output: SpytailConfig.Output, vocabulary: Vocabulary, resolve: (String) -> String) throws(SinkError) -> OpenOutput
 }

@@ -1,0 +1,39 @@
+import SpytailCore
+
+/// The loop's timers: multiline idle flush, a rotated file's quiet check, checkpoint fsync, retrying a
+/// stalled output, polling folders inotify does not watch. They are deadlines of the loop's wait.
+extension Tailer {
+    /// Time until the next timer is due (nil: none).
+    func nextTimeout() -> Duration? {
+        var deadlines = files.values.compactMap { $0.lifecycle.nextDeadline(settings: settings, hasPendingEntry: $0.hasPendingEntry) }
+        if let sync = checkpointer.nextSync(settings: settings) { deadlines.append(sync) }
+        if let retry = condition.nextDeadline(settings: settings) { deadlines.append(retry) }
+        if watcher == nil || !failedWatches.isEmpty { deadlines.append(lastPoll + settings.pollInterval) }
+        if telemetry != nil { deadlines.append(uptime + Self.heartbeatInterval) }  // `/healthz` sees the loop turn
+        guard let next = deadlines.min() else { return nil }
+        return max(.zero, next - uptime) + .milliseconds(1)
+    }
+
+    func onTimers() throws(SinkError) {
+        if condition.isStalled {
+            try retryStalledOutputs()
+            if condition.isStalled { return }
+        }
+        guard !pipeline.isStalled else { return }
+        let now = uptime
+        for file in Array(files.values) {
+            switch file.lifecycle.timer(now: now, settings: settings, hasPendingEntry: file.hasPendingEntry) {
+            case .nothing: break
+            case .flushPendingEntry: try file.flushPendingEntry(emit)
+            case .checkQuiet:
+                // Quiet only counts when it really stopped growing (its folder may be one nobody watches).
+                let bytes = try read(file)
+                if file.lifecycle.quietAfterReading(bytes, at: now) { try retire(file) }
+            }
+        }
+        if (watcher == nil || !failedWatches.isEmpty) && now - lastPoll >= settings.pollInterval {
+            lastPoll = now
+            try pollUnwatched()
+        }
+    }
+}
