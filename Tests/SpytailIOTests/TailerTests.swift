@@ -137,6 +137,54 @@ struct TailerFileEventsTests {
         #expect(Waiting.until(10, every: 0.01) { finished.value })
         #expect(spy.stopCount == 1)
     }
+
+    /// A logger that rotates faster than the loop looks (Python's `TimedRotatingFileHandler` with a gzip
+    /// rotator: the live file is copied into `app.log.<time>.gz` and removed): two contents were created,
+    /// written and rotated away between two looks. Both are read from their copies, oldest first, each once.
+    @Test func everyCopyRotatedAwayUnseenBetweenTwoLooksIsReadNotOnlyTheNewest() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.file("logs"), withIntermediateDirectories: true)
+        dir.write("logs/app.log", "a\n")
+        let config = dir.write("c.json", #"""
+            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "cp.json",
+             "outputs": [{"type": "file", "path": "out.jsonl", "format": "text"}]}
+            """#)
+        func exported() -> [String] {
+            ((try? String(contentsOfFile: dir.file("out.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+        }
+        let spy = RecordingFileEvents(), clock = ManualClock()
+        let tailer = try Tailer(configFile: ConfigFile(path: config), store: RecordingCheckpointStore(), events: RecordingEventReporter(),
+                                clock: clock, fileEvents: spy.factory)
+        let running = TailerTests.Box(tailer), finished = TailerTests.Box(false)
+        let thread = Thread {
+            try? running.value.run()
+            finished.value = true
+        }
+        thread.start()
+        let logs = dir.file("logs")
+        #expect(Waiting.until(10, every: 0.01) { exported() == ["a"] })
+
+        // Between two looks: the followed content (a, b) rotated; then c and d each lived and rotated unseen.
+        func rotated(_ second: Int, _ text: String) throws {
+            try Data(Gzip.member(text)).write(to: URL(fileURLWithPath: dir.file("logs/app.log.2026-11-20_10-00-0\(second).gz")))
+        }
+        try FileHandle(forWritingTo: URL(fileURLWithPath: dir.file("logs/app.log"))).appendAndClose("b\n")
+        try rotated(1, "a\nb\n")
+        try FileManager.default.removeItem(atPath: dir.file("logs/app.log"))
+        try rotated(2, "c\n")
+        try rotated(3, "d\n")
+        dir.write("logs/app.log", "e\n")
+        for second in 1...3 { spy.deliver(.changed(directory: logs, name: "app.log.2026-11-20_10-00-0\(second).gz", kind: .arrived)) }
+        spy.deliver(.changed(directory: logs, name: "app.log", kind: .entries))
+        #expect(Waiting.until(10, every: 0.01) { exported().sorted() == ["a", "b", "c", "d", "e"] }, "\(exported())")
+        let lines = exported()
+        #expect(lines.firstIndex(of: "c")! < lines.firstIndex(of: "d")!, "oldest copy first: \(lines)")
+
+        tailer.inbox.push(.signal(SIGTERM))
+        #expect(Waiting.until(10, every: 0.01) { finished.value })
+        #expect(exported().sorted() == ["a", "b", "c", "d", "e"], "each once: \(exported())")
+    }
 }
 
 extension FileHandle {

@@ -1,17 +1,36 @@
 import SpytailCore
 
 /// Content rotated away before it could be opened (created, written and rotated between two looks, as a
-/// logger rotating many times a second does): found when it arrives as the newest copy of a live file.
+/// logger rotating many times a second does): found when it arrives as a rotated copy of a live file.
 extension Tailer {
-    /// `path` was closed after writing or moved in. If it is the newest rotated copy of a live file and holds
-    /// content never seen under that live path in this run, it is read whole now (as the live path).
+    /// `path` was closed after writing or moved in. If it is a rotated copy of a live file, every copy up to it
+    /// that holds content never seen under that live path in this run, newer than the newest copy that
+    /// does, is read whole now (as the live path), oldest first: a loop that looks less often than the logger
+    /// rotates finds several such copies at once.
     func catchUpUnseenRotation(_ path: String) throws(SinkError) {
-        guard state != .disabled, !pipeline.isStalled, let (live, source) = liveFile(ofCopy: path),
-              discovery.rotatedChain(of: live, source: source).last == path,
-              let fingerprint = Fingerprinter.ofFile(path), !hasSeen(fingerprint, under: live) else { return }
-        events.report(.following(path: path, offset: 0))
-        remember(fingerprint, under: live)
-        try catchUp(path, from: 0, fingerprint: fingerprint, as: live)
+        guard state != .disabled, !pipeline.isStalled, let (live, source) = liveFile(ofCopy: path) else { return }
+        let chain = discovery.rotatedChain(of: live, source: source)
+        guard let arrived = chain.lastIndex(of: path) else { return }
+        for copy in unseenCopies(chain, through: arrived, under: live) {
+            events.report(.following(path: copy.path, offset: 0))
+            remember(copy.fingerprint, under: live)
+            try catchUp(copy.path, from: 0, fingerprint: copy.fingerprint, as: live)
+        }
+    }
+
+    /// The copies of `chain` (oldest first) up to `index` newer than the newest one whose content was seen
+    /// under `live`, oldest first. Copies newer than `index` wait for their own arrival (one may still be
+    /// being written). Without any seen copy, only the newest copy counts: older ones are history (renamed
+    /// along by logrotate, say), not content that went by while this run looked away.
+    func unseenCopies(_ chain: [String], through index: Int, under live: String) -> [(path: String, fingerprint: Fingerprint)] {
+        var unseen: [(path: String, fingerprint: Fingerprint)] = []
+        for copy in chain[...index].reversed() {
+            guard let fingerprint = Fingerprinter.ofFile(copy) else { continue }
+            if hasSeen(fingerprint, under: live) { return unseen.reversed() }
+            unseen.append((copy, fingerprint))
+        }
+        guard index == chain.count - 1, let newest = unseen.first, newest.path == chain[index] else { return [] }
+        return [newest]
     }
 
     /// The live file (and its source) whose rotated copy `path` is, in its folder or as its source's olddir.
