@@ -6,7 +6,7 @@ import SpytailTestSupport
 /// arrives once (`FINAL` collapses what a crash made spytail send twice) through rotations, a ClickHouse
 /// crash and a spytail crash; a wrong table is named and nothing is lost after the fix; `where` routes;
 /// batches stay within their limit; memory stays bounded while the server is down.
-@Suite(.serialized)
+@Suite(.ownThread)
 struct ClickHouseOutputTests {
     static let pattern = #"^(?<timestamp>\\S+) (?<level>[A-Z]+) (?<message>.*)$"#
 

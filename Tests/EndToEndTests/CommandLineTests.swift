@@ -3,6 +3,7 @@ import Testing
 import SpytailTestSupport
 
 /// Exit codes, messages and options of the real binary.
+@Suite(.ownThread)
 struct CommandLineTests {
     static let badRegex = #"{"parse": {"tags": [{"name": "a", "match": {"contains": "x"}}, {"name": "b", "match": {"contains": "y"}}, {"name": "c", "match": {"regex": "(unclosed"}}]}}"#
 
@@ -200,6 +201,7 @@ struct CommandLineTests {
 }
 
 /// The JSON Schema editors use agrees with the shipped configs and rejects what `check` rejects.
+@Suite(.ownThread)
 struct SchemaTests {
     @Test func shippedConfigsAndTheDocumentedExampleAreValid() throws {
         let script = """
@@ -222,6 +224,7 @@ struct SchemaTests {
 }
 
 /// `scan` on files that cannot be read: each named once on stderr, the rest still flows, exit 1.
+@Suite(.ownThread)
 struct ScanBadInputTests {
     /// Root, setpriv, and a binary that user nobody can run from where the package sits.
     static let canDropPrivileges: Bool = {

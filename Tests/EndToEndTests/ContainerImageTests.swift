@@ -10,7 +10,7 @@ import SpytailTestSupport
 ///
 /// Needs root, mmdebstrap (and Debian's archive) and a static release build:
 /// `swift build -c release --static-swift-stdlib --product spytail` (`.ci/run` does both, then runs this).
-@Suite(.serialized)
+@Suite(.ownThread, .serialized)
 struct ContainerImageTests {
     /// The runtime packages of the Dockerfile's last stage, read from the Dockerfile itself (its `apt-get
     /// install … --no-install-recommends PACKAGES` after `FROM debian:bookworm-slim`).

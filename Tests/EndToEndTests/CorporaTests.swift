@@ -4,6 +4,7 @@ import SpytailTestSupport
 
 /// The real logs of six systems in Tests/Fixtures/loghub (CRLF endings, no final newline): every line
 /// once, in order, at its byte offset, with categories and tags counted independently here.
+@Suite(.ownThread)
 struct CorporaTests {
     /// (file, a category rule's `contains`, a tag rule's `contains`)
     static let corpora: [(String, String, String)] = [

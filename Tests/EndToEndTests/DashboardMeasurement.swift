@@ -10,7 +10,7 @@ import SpytailTestSupport
 ///
 ///     swift build -c release && SPYTAIL_BIN=$PWD/.build/release/spytail SPYTAIL_MEASURE_DASHBOARD=1 \
 ///         swift test --filter DashboardMeasurement
-@Suite(.serialized)
+@Suite(.ownThread, .serialized)
 struct DashboardMeasurement {
     static let enabled = ProcessInfo.processInfo.environment["SPYTAIL_MEASURE_DASHBOARD"] == "1" && WebDriver.available
     static let rate = 10_000, seconds = 10, probeEvery = 100

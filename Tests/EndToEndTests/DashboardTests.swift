@@ -6,7 +6,7 @@ import SpytailTestSupport
 /// binary: entries arriving live, category toggles and filter chips, search, the drawer's state switch with
 /// the output file as witness, hostile messages, the Spotlight tour, and the page's own JavaScript unit tests.
 /// Each test leaves screenshots in its workspace (`dashboard-*.png`; also in `$SPYTAIL_SCREENSHOTS` if set).
-@Suite(.serialized)
+@Suite(.ownThread, .serialized)
 struct DashboardTests {
     static let lines = """
         2026-11-20T10:00:00Z INFO [net] hello from the network

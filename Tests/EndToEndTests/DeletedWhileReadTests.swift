@@ -5,6 +5,7 @@ import SpytailTestSupport
 /// A file deleted while spytail reads it. spytail is held mid-file by a pipe the test does not read yet,
 /// then the file is unlinked: what was open is read to its end (the data lives while a descriptor holds
 /// it), a file not opened yet is named as missing, and everything else flows.
+@Suite(.ownThread)
 struct DeletedWhileReadTests {
     static let lineCount = 200_000
 

@@ -4,7 +4,7 @@ import SpytailTestSupport
 
 /// `run`'s HTTP face over real sockets (requests through the real curl): probes, metrics, the API, the token
 /// rules, view filters, state changes, server-sent events, a viewer that never reads, and bad settings.
-@Suite(.serialized)
+@Suite(.ownThread, .serialized)
 struct HTTPFaceTests {
     static let lines = """
         2026-11-20T10:00:00Z INFO [net] hello from the network

@@ -6,7 +6,7 @@ import SpytailTestSupport
 /// Chains made by the real logrotate with the naming options people use: `dateext` with a `dateformat`,
 /// `olddir` (with and without compression, numbered and dated) and `extension .log`. Each is checked as
 /// `ChainCheck` does: scan of the source, scan of explicit paths, run's first start and a restart.
-@Suite(.serialized)
+@Suite(.ownThread, .serialized)
 struct LogrotateChainTests {
     static let batches = 4, perBatch = 250
 

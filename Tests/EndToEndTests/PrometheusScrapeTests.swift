@@ -5,7 +5,7 @@ import SpytailTestSupport
 /// A real Prometheus server (Debian's `prometheus`, started here on a loopback port) scrapes `run` every
 /// second; PromQL through its HTTP API must give the records the output file holds. `promtool check metrics`
 /// must accept the exposition.
-@Suite(.serialized)
+@Suite(.ownThread, .serialized)
 struct PrometheusScrapeTests {
     static let prometheus = "/usr/bin/prometheus", promtool = "/usr/bin/promtool"
 

@@ -5,6 +5,7 @@ import SpytailTestSupport
 /// Chains written by Python's own logging handlers (the most common app loggers): `RotatingFileHandler`
 /// (numbered) and `TimedRotatingFileHandler` with each `when` and its suffix, with and without a gzip namer.
 /// The handlers are real; only their clock is moved forward, so a day's rotations take a second.
+@Suite(.ownThread)
 struct PythonHandlerChainTests {
     static let lines = 3000
 

@@ -5,7 +5,7 @@ import SpytailTestSupport
 
 /// Rotated files that leave the folder or keep growing (the no-silent-loss issue), with real writers:
 /// every line on disk is exported once, or a `gap` record says what truly cannot be read.
-@Suite(.serialized)
+@Suite(.ownThread, .serialized)
 struct RotatedAwayTests {
     typealias Scheme = LogrotateScheme
 

@@ -5,6 +5,7 @@ import SpytailTestSupport
 
 /// A rotated chain made by the project's log generator (app.log.4.gz … app.log.1, app.log) scanned through a
 /// config's sources: checked by the generator's verifier and by counts made here from the decompressed files.
+@Suite(.ownThread)
 struct RotatedChainTests {
     static let lines = 30_000
 

@@ -7,6 +7,7 @@ import SpytailTestSupport
 /// `rotatedPattern` with `date` and `index` groups makes them one chain, and the `*.log` glob no longer
 /// takes a rolled copy for a second live file. (No JVM logger is installed here: the files are named as
 /// those libraries name them, by the test.)
+@Suite(.ownThread)
 struct RotatedPatternTests {
     static let pattern = #"app\\.(?<date>\\d{4}-\\d\\d-\\d\\d)\\.(?<index>\\d+)\\.log"#
 

@@ -4,7 +4,7 @@ import SpytailTestSupport
 
 /// `spytail run`: many files under a descriptor cap, hot reload, SIGUSR1 idle and its gap record,
 /// multiline idle flush, and a prompt clean stop.
-@Suite(.serialized)
+@Suite(.ownThread, .serialized)
 struct RunControlTests {
     func makeDirectory() throws -> TemporaryDirectory {
         let dir = TemporaryDirectory()
@@ -167,7 +167,7 @@ struct RunControlTests {
 }
 
 /// A full output disk: a real 64 KiB tmpfs (mounting needs root, as in CI).
-@Suite(.serialized)
+@Suite(.ownThread, .serialized)
 struct RunDiskFullTests {
     static let canMount: Bool = {
         let dir = TemporaryDirectory()
@@ -322,6 +322,7 @@ extension RunDiskFullTests {
 }
 
 /// `run` on hostile input: every readable line flows, every problem is named once, and it keeps going.
+@Suite(.ownThread)
 struct RunBadInputTests {
     @Test func hostileFilesAreReportedAndEverythingReadableFlows() throws {
         let dir = try RunTools.workspace()

@@ -4,7 +4,7 @@ import SpytailTestSupport
 
 /// `run` when the environment works against it: inotify limits reached. The limits are set to 0 inside
 /// a user namespace of the test's own (`/proc/sys/user/max_inotify_*`), so the machine's are untouched.
-@Suite(.serialized)
+@Suite(.ownThread, .serialized)
 struct RunEnvironmentTests {
     static let canLimitInotify: Bool = {
         let probe = try? Harness.run("/usr/bin/unshare", ["--user", "--map-root-user", "/bin/sh", "-c",
@@ -52,6 +52,7 @@ struct RunEnvironmentTests {
 }
 
 /// `run` writing to a pipe whose reader goes away.
+@Suite(.ownThread)
 struct RunClosedPipeTests {
     @Test func aClosedStdoutEndsTheRunCleanlyAndTheRestartResumesAfterWhatWasDelivered() throws {
         let dir = try RunTools.workspace()
@@ -99,6 +100,7 @@ struct RunClosedPipeTests {
 }
 
 /// `run` as an unprivileged user (user nobody through setpriv, where the machine allows).
+@Suite(.ownThread)
 struct RunUnprivilegedTests {
     @Test(.enabled(if: ScanBadInputTests.canDropPrivileges, "needs root, and a binary that user nobody can run"))
     func anUnreadableFileIsNamedOnceAndReadWhenItBecomesReadable() throws {
@@ -134,6 +136,7 @@ struct RunUnprivilegedTests {
 }
 
 /// `run` restarting onto a rotated chain whose gzip member was damaged while it was stopped.
+@Suite(.ownThread)
 struct RunDamagedChainTests {
     @Test func aTruncatedGzipMemberIsReadUpToTheDamageReportedAsAGapAndTheLiveFileFollows() throws {
         let dir = try RunTools.workspace()

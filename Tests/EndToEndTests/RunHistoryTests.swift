@@ -4,6 +4,7 @@ import SpytailTestSupport
 
 /// `run`'s first start on a folder whose app already rotated: with `startAt: beginning` the chain is read
 /// oldest first (damage reported as `scan` does), then the live file is followed; `startAt: end` skips both.
+@Suite(.ownThread)
 struct RunHistoryTests {
     /// logs/app.log.3.gz cut at 3/4 (seq 1…2000), app.log.2-style dated copy, app.log.1, app.log.
     static func damagedChain() throws -> (TemporaryDirectory, String) {

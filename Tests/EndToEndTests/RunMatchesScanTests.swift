@@ -6,6 +6,7 @@ import SpytailTestSupport
 /// `run` catching up a backlog (the history at its first start, then the live file's unread bytes) goes
 /// through the block-parallel path `scan` uses: the same records in the same order, each the same but for
 /// `source.path`, which in `run` is the live path the lines were written under (README, Records).
+@Suite(.ownThread)
 struct RunMatchesScanTests {
     @Test func theFirstStartWritesExactlyWhatScanWrites() throws {
         let dir = try RunTools.workspace()

@@ -5,7 +5,7 @@ import SpytailTestSupport
 /// `spytail run` against the real logrotate while a writer appends sequence-numbered lines at a few
 /// thousand lines per second: no sequence number may be missing (unless a gap record says so) and
 /// none may be exported twice.
-@Suite(.serialized)
+@Suite(.ownThread, .serialized)
 struct RunRotationTests {
     static let config = #"""
     {"sources": [{"name": "app", "include": ["logs/app.log"]}], "checkpoints": "state/checkpoints.json",

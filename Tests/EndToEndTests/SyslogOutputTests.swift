@@ -6,7 +6,7 @@ import SpytailTestSupport
 /// here on loopback ports): RFC 5424 messages whose structured data rsyslog parses back; over RELP no
 /// line is missing through an rsyslog restart and a spytail SIGKILL; over TCP the loss when rsyslog is
 /// killed is measured (the window the README's guarantees table states).
-@Suite(.serialized)
+@Suite(.ownThread, .serialized)
 struct SyslogOutputTests {
     static func config(_ output: String) -> String {
         #"""

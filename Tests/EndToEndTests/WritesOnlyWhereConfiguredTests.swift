@@ -5,7 +5,7 @@ import SpytailTestSupport
 /// spytail writes nowhere but its configured outputs and checkpoint file, creates them 0640 minus the
 /// umask. Checked on the system calls themselves (strace), through a start, lines, a rename rotation, a
 /// damaged checkpoint set aside, an output file removed by another tool, a reload and a stop.
-@Suite(.serialized)
+@Suite(.ownThread, .serialized)
 struct WritesOnlyWhereConfiguredTests {
     static let canTrace: Bool = (try? Harness.run("/usr/bin/strace", ["-f", "-qq", "-o", "/dev/null", "/bin/true"]))?.status == 0
 
