@@ -15,6 +15,11 @@ final class MetricsExposition: Sendable {
     static let latencyBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
     private let state = Locked(State())
 
+    /// A metric's whole name (unit suffix included, as the exposition shows it) and its help text.
+    private static func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
+    }
+
     /// The exposition text for the run as it is now.
     func render(_ telemetry: RunTelemetry, viewers: Int, viewerSkips: Int) -> [UInt8] {
         let snapshot = telemetry.current
@@ -25,7 +30,7 @@ final class MetricsExposition: Sendable {
         return state.withLock { s in
             func counter(_ name: String, _ labels: [(String, String)], _ help: String, _ total: Double) {
                 let key = name + labels.map { "|\($0.0)=\($0.1)" }.joined()
-                let counter = s.registry.makeCounter(name: name, labels: labels, help: help)
+                let counter = s.registry.makeCounter(descriptor: Self.descriptor(name, help), labels: labels)
                 let grown = total - s.lastTotals[key, default: 0]
                 if grown > 0 {
                     counter.increment(by: grown)
@@ -33,7 +38,7 @@ final class MetricsExposition: Sendable {
                 }
             }
             func gauge(_ name: String, _ labels: [(String, String)], _ help: String, _ value: Double) {
-                s.registry.makeGauge(name: name, labels: labels, help: help).set(value)
+                s.registry.makeGauge(descriptor: Self.descriptor(name, help), labels: labels).set(value)
             }
             for (source, lines) in snapshot.linesRead {
                 counter("spytail_lines_read_total", [("source", source)], "Lines read from the sources' files.", Double(lines))
@@ -77,8 +82,9 @@ final class MetricsExposition: Sendable {
             gauge("spytail_viewers", [], "Viewers streaming (/api/stream).", Double(viewers))
             if s.histogram == nil {
                 s.histogram = s.registry.makeValueHistogram(
-                    name: "spytail_export_latency_seconds", labels: [], buckets: Self.latencyBuckets,
-                    help: "From a batch of file events seen to its records written (one observation per batch).")
+                    descriptor: Self.descriptor("spytail_export_latency_seconds",
+                                                "From a batch of file events seen to its records written (one observation per batch)."),
+                    labels: [], buckets: Self.latencyBuckets)
             }
             for latency in latencies { s.histogram?.record(latency) }
             gauge("process_resident_memory_bytes", [], "Resident memory size in bytes.", process.residentBytes)
