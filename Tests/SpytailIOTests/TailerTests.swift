@@ -140,8 +140,10 @@ struct TailerFileEventsTests {
 
     /// A logger that rotates faster than the loop looks (Python's `TimedRotatingFileHandler` with a gzip
     /// rotator: the live file is copied into `app.log.<time>.gz` and removed): two contents were created,
-    /// written and rotated away between two looks. Both are read from their copies, oldest first, each once.
-    @Test func everyCopyRotatedAwayUnseenBetweenTwoLooksIsReadNotOnlyTheNewest() throws {
+    /// written and rotated away between two looks. Both are read from their copies, oldest first, each once:
+    /// told by the copies' arrival events, or by inotify's overflow (the events lost, everything looked at).
+    @Test(arguments: [false, true])
+    func everyCopyRotatedAwayUnseenBetweenTwoLooksIsReadNotOnlyTheNewest(overflow: Bool) throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         try FileManager.default.createDirectory(atPath: dir.file("logs"), withIntermediateDirectories: true)
@@ -175,8 +177,12 @@ struct TailerFileEventsTests {
         try rotated(2, "c\n")
         try rotated(3, "d\n")
         dir.write("logs/app.log", "e\n")
-        for second in 1...3 { spy.deliver(.changed(directory: logs, name: "app.log.2026-11-20_10-00-0\(second).gz", kind: .arrived)) }
-        spy.deliver(.changed(directory: logs, name: "app.log", kind: .entries))
+        if overflow {
+            spy.deliver(.overflow)
+        } else {
+            for second in 1...3 { spy.deliver(.changed(directory: logs, name: "app.log.2026-11-20_10-00-0\(second).gz", kind: .arrived)) }
+            spy.deliver(.changed(directory: logs, name: "app.log", kind: .entries))
+        }
         #expect(Waiting.until(10, every: 0.01) { exported().sorted() == ["a", "b", "c", "d", "e"] }, "\(exported())")
         let lines = exported()
         #expect(lines.firstIndex(of: "c")! < lines.firstIndex(of: "d")!, "oldest copy first: \(lines)")
@@ -184,6 +190,40 @@ struct TailerFileEventsTests {
         tailer.inbox.push(.signal(SIGTERM))
         #expect(Waiting.until(10, every: 0.01) { finished.value })
         #expect(exported().sorted() == ["a", "b", "c", "d", "e"], "each once: \(exported())")
+    }
+
+    /// After an overflow every chain is looked at for copies that went by unseen, but history that
+    /// `startAt: end` skipped is not read: it is remembered as seen at the start, and a look without an
+    /// arrival never reads a chain with no seen copy (checked: it takes dropping both to read it).
+    @Test func anOverflowDoesNotReadHistoryThatWasSkipped() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.file("logs"), withIntermediateDirectories: true)
+        try Data(Gzip.member("old\n")).write(to: URL(fileURLWithPath: dir.file("logs/app.log.1.gz")))
+        let log = dir.write("logs/app.log", "before\n")
+        let config = dir.write("c.json", #"""
+            {"sources": [{"name": "app", "include": ["logs/*.log"], "startAt": "end"}], "checkpoints": "cp.json",
+             "outputs": [{"type": "file", "path": "out.jsonl", "format": "text"}]}
+            """#)
+        func exported() -> [String] {
+            ((try? String(contentsOfFile: dir.file("out.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+        }
+        let spy = RecordingFileEvents(), reporter = RecordingEventReporter()
+        let tailer = try Tailer(configFile: ConfigFile(path: config), store: RecordingCheckpointStore(), events: reporter,
+                                clock: ManualClock(), fileEvents: spy.factory)
+        let running = TailerTests.Box(tailer), finished = TailerTests.Box(false)
+        Thread {
+            try? running.value.run()
+            finished.value = true
+        }.start()
+        #expect(Waiting.until(10, every: 0.01) { reporter.events.contains { if case .following = $0 { true } else { false } } })
+        spy.deliver(.overflow)
+        try FileHandle(forWritingTo: URL(fileURLWithPath: log)).appendAndClose("after\n")
+        spy.deliver(.changed(directory: dir.file("logs"), name: "app.log", kind: .modified))  // handled after the overflow
+        #expect(Waiting.until(10, every: 0.01) { exported().contains("after") }, "\(exported())")
+        tailer.inbox.push(.signal(SIGTERM))
+        #expect(Waiting.until(10, every: 0.01) { finished.value })
+        #expect(exported() == ["after"])
     }
 }
 

@@ -11,7 +11,7 @@ extension Tailer {
             try reloadConfig()
         }
         guard state != .disabled else { return }
-        if watcher == nil { return try reconcileEverything() }
+        if watcher == nil { return try reconcileEverything(unseenCopies: false) }
         for directory in failedWatches {
             try reconcileDirectory(directory)
             if Syscall.stat(directory)?.isDirectory == true {  // try again; a failure comes back as an event

@@ -7,29 +7,60 @@ extension Tailer {
     /// that holds content never seen under that live path in this run, newer than the newest copy that
     /// does, is read whole now (as the live path), oldest first: a loop that looks less often than the logger
     /// rotates finds several such copies at once.
-    func catchUpUnseenRotation(_ path: String) throws(SinkError) {
+    ///
+    /// `arrived`: `path` was just told to have arrived, so without any seen copy it still counts as content
+    /// that went by unseen when it is the newest copy; without that news (a bulk look) a chain with no seen
+    /// copy is history and is left alone.
+    func catchUpUnseenRotation(_ path: String, arrived: Bool = true) throws(SinkError) {
         guard state != .disabled, !pipeline.isStalled, let (live, source) = liveFile(ofCopy: path) else { return }
         let chain = discovery.rotatedChain(of: live, source: source)
-        guard let arrived = chain.lastIndex(of: path) else { return }
-        for copy in unseenCopies(chain, through: arrived, under: live) {
+        guard let index = chain.lastIndex(of: path) else { return }
+        for copy in unseenCopies(chain, through: index, under: live, newestAlone: arrived) {
             events.report(.following(path: copy.path, offset: 0))
             remember(copy.fingerprint, under: live)
             try catchUp(copy.path, from: 0, fingerprint: copy.fingerprint, as: live)
         }
     }
 
+    /// Without arrival events (inotify's queue overflowed, arrivals came while reading was paused or
+    /// disabled, a reload), the rotated copies in the chains' folders are looked at: one listing a folder;
+    /// a chain is walked only when its newest copy holds content not seen (the steady state costs one head
+    /// read a chain), and only back to a copy whose content was seen. A newest copy still being written is
+    /// read to where it is: a gzip one then ends early and says so as a `damaged` gap.
+    func catchUpUnseenRotations() throws(SinkError) {
+        var folders = Set<String>()
+        for source in config.sources where source.rotated {
+            let live = discovery.liveFiles(for: source) + seenContents.keys.filter { discovery.isLiveFile($0, of: source) }
+            for path in live { folders.formUnion(discovery.chainDirectories(of: path, source: source)) }
+        }
+        var copies: [String: [String]] = [:]
+        for folder in folders.sorted() {
+            for name in Paths.names(in: folder) ?? [] {
+                let path = Paths.join(folder, name)
+                if let (live, _) = liveFile(ofCopy: path) { copies[live, default: []].append(path) }
+            }
+        }
+        for (live, paths) in copies.sorted(by: { $0.key < $1.key }) {
+            guard let source = config.sources.first(where: { $0.rotated && discovery.isLiveFile(live, of: $0) }),
+                  let newest = discovery.naming(for: source).chain(live: Paths.baseName(of: live), paths: paths).last,
+                  let fingerprint = Fingerprinter.ofFile(newest), !hasSeen(fingerprint, under: live) else { continue }
+            try catchUpUnseenRotation(newest, arrived: false)
+        }
+    }
+
     /// The copies of `chain` (oldest first) up to `index` newer than the newest one whose content was seen
     /// under `live`, oldest first. Copies newer than `index` wait for their own arrival (one may still be
-    /// being written). Without any seen copy, only the newest copy counts: older ones are history (renamed
-    /// along by logrotate, say), not content that went by while this run looked away.
-    func unseenCopies(_ chain: [String], through index: Int, under live: String) -> [(path: String, fingerprint: Fingerprint)] {
+    /// being written). Without any seen copy, only the newest copy counts, and only with `newestAlone`: older
+    /// ones are history (renamed along by logrotate, say), not content that went by while this run looked away.
+    func unseenCopies(_ chain: [String], through index: Int, under live: String,
+                      newestAlone: Bool) -> [(path: String, fingerprint: Fingerprint)] {
         var unseen: [(path: String, fingerprint: Fingerprint)] = []
         for copy in chain[...index].reversed() {
             guard let fingerprint = Fingerprinter.ofFile(copy) else { continue }
             if hasSeen(fingerprint, under: live) { return unseen.reversed() }
             unseen.append((copy, fingerprint))
         }
-        guard index == chain.count - 1, let newest = unseen.first, newest.path == chain[index] else { return [] }
+        guard newestAlone, index == chain.count - 1, let newest = unseen.first, newest.path == chain[index] else { return [] }
         return [newest]
     }
 
