@@ -141,9 +141,10 @@ struct TailerFileEventsTests {
     /// A logger that rotates faster than the loop looks (Python's `TimedRotatingFileHandler` with a gzip
     /// rotator: the live file is copied into `app.log.<time>.gz` and removed): two contents were created,
     /// written and rotated away between two looks. Both are read from their copies, oldest first, each once:
-    /// told by the copies' arrival events, or by inotify's overflow (the events lost, everything looked at).
-    @Test(arguments: [false, true])
-    func everyCopyRotatedAwayUnseenBetweenTwoLooksIsReadNotOnlyTheNewest(overflow: Bool) throws {
+    /// told by the copies' arrival events, by inotify's overflow (the events lost, everything looked at), or
+    /// found by the 2 s poll when there is no inotify.
+    @Test(arguments: ["arrivals", "overflow", "poll"])
+    func everyCopyRotatedAwayUnseenBetweenTwoLooksIsReadNotOnlyTheNewest(toldBy: String) throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         try FileManager.default.createDirectory(atPath: dir.file("logs"), withIntermediateDirectories: true)
@@ -156,8 +157,9 @@ struct TailerFileEventsTests {
             ((try? String(contentsOfFile: dir.file("out.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
         }
         let spy = RecordingFileEvents(), clock = ManualClock()
+        struct NoInotify: Error {}
         let tailer = try Tailer(configFile: ConfigFile(path: config), store: RecordingCheckpointStore(), events: RecordingEventReporter(),
-                                clock: clock, fileEvents: spy.factory)
+                                clock: clock, fileEvents: toldBy == "poll" ? { _ in throw NoInotify() } : spy.factory)
         let running = TailerTests.Box(tailer), finished = TailerTests.Box(false)
         let thread = Thread {
             try? running.value.run()
@@ -177,9 +179,12 @@ struct TailerFileEventsTests {
         try rotated(2, "c\n")
         try rotated(3, "d\n")
         dir.write("logs/app.log", "e\n")
-        if overflow {
+        switch toldBy {
+        case "overflow":
             spy.deliver(.overflow)
-        } else {
+        case "poll":
+            clock.advance(by: .seconds(2))
+        default:
             for second in 1...3 { spy.deliver(.changed(directory: logs, name: "app.log.2026-11-20_10-00-0\(second).gz", kind: .arrived)) }
             spy.deliver(.changed(directory: logs, name: "app.log", kind: .entries))
         }

@@ -64,8 +64,11 @@ public struct PathDiscovery {
 
     /// Files in the chain's folders (names only are looked at; the live file itself is never a copy).
     func candidates(near live: String, source: SpytailConfig.Source) -> [String] {
-        chainDirectories(of: live, source: source).flatMap { directory in
-            (Paths.names(in: directory) ?? []).map { Paths.join(directory, $0) }
+        // Built-in names start with the live name's stem: a folder of a thousand live files is not parsed (and
+        // its paths not built) a thousand times over. A source's pattern may name its copies anything.
+        let prefix = source.rotatedPattern == nil ? Array(RotationName.copyPrefix(of: Paths.baseName(of: live)).utf8) : []
+        return chainDirectories(of: live, source: source).flatMap { directory in
+            (Paths.names(in: directory) ?? []).filter { $0.utf8.starts(with: prefix) }.map { Paths.join(directory, $0) }
         }.filter { $0 != live }
     }
 

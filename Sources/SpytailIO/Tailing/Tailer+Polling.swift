@@ -11,7 +11,8 @@ extension Tailer {
             try reloadConfig()
         }
         guard state != .disabled else { return }
-        if watcher == nil { return try reconcileEverything(unseenCopies: false) }
+        if watcher == nil { return try reconcileEverything() }
+        guard !failedWatches.isEmpty else { return }
         for directory in failedWatches {
             try reconcileDirectory(directory)
             if Syscall.stat(directory)?.isDirectory == true {  // try again; a failure comes back as an event
@@ -19,6 +20,7 @@ extension Tailer {
                 watcher?.watch(directory)
             }
         }
+        try catchUpUnseenRotations()  // copies that arrived in those folders told nobody
     }
 
     /// A watch failed: the folder is polled. Reported once, not at every retry.

@@ -3,15 +3,14 @@ import SpytailCore
 
 /// Reconciling: every hint ends in a look at the file (fstat, stat) and `TailDecision`.
 extension Tailer {
-    /// Every file of ours and every live file; with `unseenCopies`, rotated copies whose arrival went untold
-    /// too (after an overflow, a pause, a reload; the 2 s poll without inotify leaves them: its cost would grow
-    /// with every poll).
-    func reconcileEverything(unseenCopies: Bool = true) throws(SinkError) {
+    /// Every file of ours, every live file, and rotated copies whose arrival went untold (an overflow, a
+    /// pause, a reload, the poll without inotify).
+    func reconcileEverything() throws(SinkError) {
         for file in Array(files.values) where files[file.identity] != nil { try reconcile(file) }
         for source in config.sources {
             for path in discovery.liveFiles(for: source) { try reconcilePath(path) }
         }
-        if unseenCopies { try catchUpUnseenRotations() }
+        try catchUpUnseenRotations()
     }
 
     /// Something in `directory` was created, deleted or moved: look at every file of ours there and

@@ -23,29 +23,37 @@ extension Tailer {
     }
 
     /// Without arrival events (inotify's queue overflowed, arrivals came while reading was paused or
-    /// disabled, a reload), the rotated copies in the chains' folders are looked at: one listing a folder;
+    /// disabled, a reload, the 2 s poll without inotify), the rotated copies in the chains' folders are looked at: one listing a folder;
     /// a chain is walked only when its newest copy holds content not seen (the steady state costs one head
     /// read a chain), and only back to a copy whose content was seen. A newest copy still being written is
     /// read to where it is: a gzip one then ends early and says so as a `damaged` gap.
     func catchUpUnseenRotations() throws(SinkError) {
+        // Only chains with a seen copy count here, so only the folders of live paths seen in this run.
+        let parents = Set((Array(seenContents.keys) + Array(byPath.keys) + Array(parked.keys)).map(Paths.parent))
         var folders = Set<String>()
         for source in config.sources where source.rotated {
-            let live = discovery.liveFiles(for: source) + seenContents.keys.filter { discovery.isLiveFile($0, of: source) }
-            for path in live { folders.formUnion(discovery.chainDirectories(of: path, source: source)) }
+            for parent in parents { folders.formUnion(discovery.chainDirectories(of: Paths.join(parent, "-"), source: source)) }
         }
         var copies: [String: [String]] = [:]
+        let followed = patternedCandidates()
         for folder in folders.sorted() {
             for name in Paths.names(in: folder) ?? [] {
                 let path = Paths.join(folder, name)
-                if let (live, _) = liveFile(ofCopy: path) { copies[live, default: []].append(path) }
+                if let (live, _) = liveFile(ofCopy: path, followed: followed) { copies[live, default: []].append(path) }
             }
         }
+        var looked: [String: (stamp: FileStamp, fingerprint: Fingerprint?)] = [:]
         for (live, paths) in copies.sorted(by: { $0.key < $1.key }) {
             guard let source = config.sources.first(where: { $0.rotated && discovery.isLiveFile(live, of: $0) }),
                   let newest = discovery.naming(for: source).chain(live: Paths.baseName(of: live), paths: paths).last,
-                  let fingerprint = Fingerprinter.ofFile(newest), !hasSeen(fingerprint, under: live) else { continue }
+                  let stamp = FileStamp(newest) else { continue }
+            // A poll without inotify comes back every 2 s: an unchanged copy is not opened (nor inflated) again.
+            let fingerprint = newestCopies[newest].flatMap { $0.stamp == stamp ? $0.fingerprint : nil } ?? Fingerprinter.ofFile(newest)
+            looked[newest] = (stamp, fingerprint)
+            guard let fingerprint, !hasSeen(fingerprint, under: live) else { continue }
             try catchUpUnseenRotation(newest, arrived: false)
         }
+        newestCopies = looked
     }
 
     /// The copies of `chain` (oldest first) up to `index` newer than the newest one whose content was seen
@@ -64,14 +72,20 @@ extension Tailer {
         return [newest]
     }
 
+    /// The live files followed now, for a source's `rotatedPattern` (whose copies' names need not hold the
+    /// live name); none when no source has one.
+    func patternedCandidates() -> [String] {
+        config.sources.contains { $0.rotatedPattern != nil } ? byPath.keys.sorted() : []
+    }
+
     /// The live file (and its source) whose rotated copy `path` is, in its folder or as its source's olddir.
-    func liveFile(ofCopy path: String) -> (String, SpytailConfig.Source)? {
+    func liveFile(ofCopy path: String, followed: [String]? = nil) -> (String, SpytailConfig.Source)? {
         let name = Paths.baseName(of: path), directory = Paths.parent(of: path)
         // By the built-in names: the live name is in the copy's name (the live file need not exist now).
         var candidates = [directory, Paths.parent(of: directory)].compactMap { folder in
             RotationName.liveName(of: name).map { Paths.join(folder, $0) }
         }
-        candidates += byPath.keys.sorted()  // a source's rotatedPattern: the live files followed now
+        candidates += followed ?? patternedCandidates()
         for candidate in candidates {
             guard let source = config.sources.first(where: { $0.rotated && discovery.isLiveFile(candidate, of: $0) }),
                   discovery.chainDirectories(of: candidate, source: source).contains(directory),

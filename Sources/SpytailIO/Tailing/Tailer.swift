@@ -35,6 +35,8 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     var retiredCount = 0
     /// Contents (first-line fingerprints) seen under each live path in this run, the newest last (bounded).
     var seenContents: [String: [Fingerprint]] = [:]
+    /// The newest rotated copy of each chain as last looked at without an arrival event, and its fingerprint.
+    var newestCopies: [String: (stamp: FileStamp, fingerprint: Fingerprint?)] = [:]
     var watched: Set<String> = []
     /// Folders watched only because a drained or retired file sits there now, with how many do.
     var drainWatches: [String: Int] = [:]
