@@ -33,6 +33,20 @@ struct PathDiscoveryTests {
                                          "other.log-20261118.gz", "other.log-20261119", "other.log"])
     }
 
+    /// Every built-in form of a rotated name is found in a folder shared with many other live files and their
+    /// copies (which are passed over by name: only names starting with the live name's stem are parsed).
+    @Test func aChainHoldsEveryBuiltInFormAndNothingOfItsNeighbours() {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        for i in 0..<50 { dir.write("svc\(i).log", "x\n"); dir.write("svc\(i).log.1", "x\n") }
+        for name in ["web.log", "web.log.1", "web.2.log", "web-20261120.log", "web.log-20261119.gz", "webby.log", "webby.log.3"] {
+            dir.write(name, "x\n")
+        }
+        let source = SpytailConfig.Source(name: "s", include: ["*.log"])
+        let chain = PathDiscovery(baseDirectory: dir.path).rotatedChain(of: dir.file("web.log"), source: source)
+        #expect(relative(chain, dir) == ["web.log-20261119.gz", "web-20261120.log", "web.2.log", "web.log.1"])
+    }
+
     @Test func notRotatedMeansTheMatchesOnly() {
         let dir = makeTree()
         defer { dir.remove() }
