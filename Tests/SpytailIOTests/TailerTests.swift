@@ -17,6 +17,28 @@ struct TailerTests {
         }
     }
 
+    /// Runs `tailer` on a thread of its own; the box says when `run()` returned.
+    static func start(_ tailer: Tailer<ManualClock>) -> Box<Bool> {
+        let running = Box(tailer), finished = Box(false)
+        Thread {
+            try? running.value.run()
+            finished.value = true
+        }.start()
+        return finished
+    }
+
+    /// The messages of a jsonl output, in order.
+    static func messages(in output: String) -> [String] {
+        ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["message"] as? String
+        }
+    }
+
+    /// The last word of each line of a text output (these tests write one-word messages).
+    static func lastWords(in output: String) -> [String] {
+        ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+    }
+
     @Test func checkpointsNeverRunAheadOfTheOutputAndIdleEntriesWaitForTheClock() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
@@ -28,11 +50,7 @@ struct TailerTests {
              "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
             """#)
         let output = dir.file("out.jsonl")
-        func exported() -> [String] {
-            ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
-                (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["message"] as? String
-            }
-        }
+        func exported() -> [String] { TailerTests.messages(in: output) }
         // At every save, every line before each checkpoint's offset must already be in the output.
         let violations = Box<[String]>([])
         let store = RecordingCheckpointStore()
@@ -47,14 +65,8 @@ struct TailerTests {
         }
         let clock = ManualClock()
         let tailer = try Tailer(configFile: ConfigFile(path: config), store: store, events: RecordingEventReporter(), clock: clock)
-        let finished = Box(false)
-        let running = Box(tailer)  // the tailer runs on its thread; this test moves the clock and signals it
         let inbox = tailer.inbox
-        let thread = Thread {
-            try? running.value.run()
-            finished.value = true
-        }
-        thread.start()
+        let finished = Self.start(tailer)  // the tailer runs on its thread; this test moves the clock and signals it
         // With a multiline rule, "first" waits for the next head line (or the clock): saved at offset 0.
         #expect(Waiting.until(10, every: 0.01) { store.saves.first?.checkpoints.first?.offset == 0 })
         #expect(exported() == [])
@@ -90,20 +102,13 @@ struct TailerFileEventsTests {
             {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "cp.json", "tail": {"rotateWaitMs": 1000},
              "outputs": [{"type": "file", "path": "out.jsonl", "format": "text"}]}
             """#)
-        func exported() -> [String] {
-            ((try? String(contentsOfFile: dir.file("out.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
-        }
+        func exported() -> [String] { TailerTests.lastWords(in: dir.file("out.jsonl")) }
         let spy = RecordingFileEvents()
         let reporter = RecordingEventReporter()
         let clock = ManualClock()
         let store = RecordingCheckpointStore()
         let tailer = try Tailer(configFile: ConfigFile(path: config), store: store, events: reporter, clock: clock, fileEvents: spy.factory)
-        let running = TailerTests.Box(tailer), finished = TailerTests.Box(false)
-        let thread = Thread {
-            try? running.value.run()
-            finished.value = true
-        }
-        thread.start()
+        let finished = TailerTests.start(tailer)
         let logs = dir.file("logs"), elsewhere = dir.file("elsewhere")
         #expect(Waiting.until(10, every: 0.01) { exported() == ["a"] })
         #expect(spy.startCount == 1)
@@ -153,19 +158,12 @@ struct TailerFileEventsTests {
             {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "cp.json",
              "outputs": [{"type": "file", "path": "out.jsonl", "format": "text"}]}
             """#)
-        func exported() -> [String] {
-            ((try? String(contentsOfFile: dir.file("out.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
-        }
+        func exported() -> [String] { TailerTests.lastWords(in: dir.file("out.jsonl")) }
         let spy = RecordingFileEvents(), clock = ManualClock()
         struct NoInotify: Error {}
         let tailer = try Tailer(configFile: ConfigFile(path: config), store: RecordingCheckpointStore(), events: RecordingEventReporter(),
                                 clock: clock, fileEvents: toldBy == "poll" ? { _ in throw NoInotify() } : spy.factory)
-        let running = TailerTests.Box(tailer), finished = TailerTests.Box(false)
-        let thread = Thread {
-            try? running.value.run()
-            finished.value = true
-        }
-        thread.start()
+        let finished = TailerTests.start(tailer)
         let logs = dir.file("logs")
         #expect(Waiting.until(10, every: 0.01) { exported() == ["a"] })
 
@@ -190,7 +188,8 @@ struct TailerFileEventsTests {
         }
         #expect(Waiting.until(10, every: 0.01) { exported().sorted() == ["a", "b", "c", "d", "e"] }, "\(exported())")
         let lines = exported()
-        #expect(lines.firstIndex(of: "c")! < lines.firstIndex(of: "d")!, "oldest copy first: \(lines)")
+        let (c, d) = (try #require(lines.firstIndex(of: "c")), try #require(lines.firstIndex(of: "d")))
+        #expect(c < d, "oldest copy first: \(lines)")
 
         tailer.inbox.push(.signal(SIGTERM))
         #expect(Waiting.until(10, every: 0.01) { finished.value })
@@ -210,17 +209,11 @@ struct TailerFileEventsTests {
             {"sources": [{"name": "app", "include": ["logs/*.log"], "startAt": "end"}], "checkpoints": "cp.json",
              "outputs": [{"type": "file", "path": "out.jsonl", "format": "text"}]}
             """#)
-        func exported() -> [String] {
-            ((try? String(contentsOfFile: dir.file("out.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
-        }
+        func exported() -> [String] { TailerTests.lastWords(in: dir.file("out.jsonl")) }
         let spy = RecordingFileEvents(), reporter = RecordingEventReporter()
         let tailer = try Tailer(configFile: ConfigFile(path: config), store: RecordingCheckpointStore(), events: reporter,
                                 clock: ManualClock(), fileEvents: spy.factory)
-        let running = TailerTests.Box(tailer), finished = TailerTests.Box(false)
-        Thread {
-            try? running.value.run()
-            finished.value = true
-        }.start()
+        let finished = TailerTests.start(tailer)
         #expect(Waiting.until(10, every: 0.01) { reporter.events.contains { if case .following = $0 { true } else { false } } })
         spy.deliver(.overflow)
         try FileHandle(forWritingTo: URL(fileURLWithPath: log)).appendAndClose("after\n")
@@ -253,21 +246,12 @@ struct TailerStateChangeTests {
             {"sources": [{"name": "app", "include": ["logs/*.log"]}], "parse": {"multiline": {"continuation": "^\\s", "idleTimeoutMs": 5000}},
              "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
             """#)
-        func exported() -> [String] {
-            ((try? String(contentsOfFile: dir.file("out.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
-                (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["message"] as? String
-            }
-        }
+        func exported() -> [String] { TailerTests.messages(in: dir.file("out.jsonl")) }
         let spy = RecordingFileEvents(), reporter = RecordingEventReporter(), clock = ManualClock()
         let telemetry = RunTelemetry(recentEntries: 10)  // shows how far the file was read
         let tailer = try Tailer(configFile: ConfigFile(path: config), store: nil, events: reporter, clock: clock,
                                 fileEvents: spy.factory, telemetry: telemetry)
-        let running = TailerTests.Box(tailer), finished = TailerTests.Box(false)
-        let thread = Thread {
-            try? running.value.run()
-            finished.value = true
-        }
-        thread.start()
+        let finished = TailerTests.start(tailer)
         let logs = dir.file("logs")
         // Held: the clock never moves, so only the state change can let it out.
         #expect(Waiting.until(10, every: 0.01) { reporter.events.contains { if case .following = $0 { true } else { false } } })

@@ -76,13 +76,13 @@ public enum RotationName: Sendable, Hashable, Comparable {
         text.split { !$0.isASCIIDigit }.compactMap { Int($0.prefix(18)) }
     }
 
-    /// `app.log` → (`app`, `.log`): a name with a non-numeric extension after a non-empty stem.
     /// What every built-in rotated name of `live` starts with (`app` for `app.log`: `app.log.1`, `app.1.log`,
     /// `app-20261120.log`), so a folder's other names can be passed over without parsing them.
     public static func copyPrefix(of live: String) -> String {
         splitExtension(live)?.stem ?? live
     }
 
+    /// `app.log` → (`app`, `.log`): a name with a non-numeric extension after a non-empty stem.
     static func splitExtension(_ name: String) -> (stem: String, ext: String)? {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         let ext = name[dot...]

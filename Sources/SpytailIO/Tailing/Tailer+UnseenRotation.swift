@@ -12,10 +12,16 @@ extension Tailer {
     /// that went by unseen when it is the newest copy; without that news (a bulk look) a chain with no seen
     /// copy is history and is left alone.
     func catchUpUnseenRotation(_ path: String, arrived: Bool = true) throws(SinkError) {
-        guard state != .disabled, !pipeline.isStalled, let (live, source) = liveFile(ofCopy: path) else { return }
+        guard let (live, source) = liveFile(ofCopy: path) else { return }
         let chain = discovery.rotatedChain(of: live, source: source)
         guard let index = chain.lastIndex(of: path) else { return }
-        for copy in unseenCopies(chain, through: index, under: live, newestAlone: arrived) {
+        try catchUpUnseen(chain, through: index, under: live, newestAlone: arrived)
+    }
+
+    /// Reads the copies `unseenCopies` names, oldest first, as the live path.
+    private func catchUpUnseen(_ chain: [String], through index: Int, under live: String, newestAlone: Bool) throws(SinkError) {
+        guard state != .disabled, !pipeline.isStalled else { return }
+        for copy in unseenCopies(chain, through: index, under: live, newestAlone: newestAlone) {
             events.report(.following(path: copy.path, offset: 0))
             remember(copy.fingerprint, under: live)
             try catchUp(copy.path, from: 0, fingerprint: copy.fingerprint, as: live)
@@ -23,35 +29,37 @@ extension Tailer {
     }
 
     /// Without arrival events (inotify's queue overflowed, arrivals came while reading was paused or
-    /// disabled, a reload, the 2 s poll without inotify), the rotated copies in the chains' folders are looked at: one listing a folder;
-    /// a chain is walked only when its newest copy holds content not seen (the steady state costs one head
-    /// read a chain), and only back to a copy whose content was seen. A newest copy still being written is
-    /// read to where it is: a gzip one then ends early and says so as a `damaged` gap.
+    /// disabled, a reload, the 2 s poll without inotify), the rotated copies in the chains' folders are
+    /// looked at: one listing a folder; a chain is walked only when its newest copy holds content not seen
+    /// (the steady state costs one head read a chain), and only back to a copy whose content was seen. A
+    /// newest copy still being written is read to where it is: a gzip one then ends early and says so as a
+    /// `damaged` gap.
     func catchUpUnseenRotations() throws(SinkError) {
         // Only chains with a seen copy count here, so only the folders of live paths seen in this run.
         let parents = Set((Array(seenContents.keys) + Array(byPath.keys) + Array(parked.keys)).map(Paths.parent))
         var folders = Set<String>()
         for source in config.sources where source.rotated {
+            // A chain's folders depend on the live path's folder only: any name there stands for all of them.
             for parent in parents { folders.formUnion(discovery.chainDirectories(of: Paths.join(parent, "-"), source: source)) }
         }
-        var copies: [String: [String]] = [:]
+        var copies: [String: (source: SpytailConfig.Source, paths: [String])] = [:]
         let followed = patternedCandidates()
         for folder in folders.sorted() {
             for name in Paths.names(in: folder) ?? [] {
                 let path = Paths.join(folder, name)
-                if let (live, _) = liveFile(ofCopy: path, followed: followed) { copies[live, default: []].append(path) }
+                guard let (live, source) = liveFile(ofCopy: path, followed: followed) else { continue }
+                copies[live, default: (source, [])].paths.append(path)
             }
         }
         var looked: [String: (stamp: FileStamp, fingerprint: Fingerprint?)] = [:]
-        for (live, paths) in copies.sorted(by: { $0.key < $1.key }) {
-            guard let source = config.sources.first(where: { $0.rotated && discovery.isLiveFile(live, of: $0) }),
-                  let newest = discovery.naming(for: source).chain(live: Paths.baseName(of: live), paths: paths).last,
-                  let stamp = FileStamp(newest) else { continue }
+        for (live, found) in copies.sorted(by: { $0.key < $1.key }) {
+            let chain = discovery.naming(for: found.source).chain(live: Paths.baseName(of: live), paths: found.paths)
+            guard let newest = chain.last, let stamp = FileStamp(newest) else { continue }
             // A poll without inotify comes back every 2 s: an unchanged copy is not opened (nor inflated) again.
             let fingerprint = newestCopies[newest].flatMap { $0.stamp == stamp ? $0.fingerprint : nil } ?? Fingerprinter.ofFile(newest)
             looked[newest] = (stamp, fingerprint)
             guard let fingerprint, !hasSeen(fingerprint, under: live) else { continue }
-            try catchUpUnseenRotation(newest, arrived: false)
+            try catchUpUnseen(chain, through: chain.count - 1, under: live, newestAlone: false)
         }
         newestCopies = looked
     }
