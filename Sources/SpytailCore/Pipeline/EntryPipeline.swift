@@ -124,8 +124,11 @@ public final class EntryPipeline {
         entry.text.removeAll()
     }
 
-    /// Some output is full and holds bytes back: stop feeding it until a `flush()` succeeds.
-    public var isStalled: Bool { routes.contains { $0.sink.isStalled } }
+    /// Why some output took no more and holds bytes back (the first such output's): stop feeding it until a
+    /// `flush()` succeeds. nil: every output takes bytes.
+    public var stall: SinkError? { routes.lazy.compactMap(\.sink.stall).first }
+    /// Some output is full and holds bytes back.
+    public var isStalled: Bool { stall != nil }
 
     /// Flushes every output.
     public func flush() throws(SinkError) {

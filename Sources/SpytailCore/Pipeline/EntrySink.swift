@@ -5,10 +5,13 @@ public protocol EntrySink: AnyObject {
     func consume(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) throws(SinkError)
     /// Delivers everything buffered so far to its destination.
     func flush() throws(SinkError)
-    /// The destination is full: bytes wait in the sink until a `flush()` gets them out.
-    var isStalled: Bool { get }
+    /// Why the destination took no more (it is full); meanwhile bytes wait in the sink until a `flush()`
+    /// gets them out. nil: it takes bytes.
+    var stall: SinkError? { get }
 }
 
 extension EntrySink {
-    public var isStalled: Bool { false }
+    public var stall: SinkError? { nil }
+    /// The destination is full: bytes wait in the sink until a `flush()` gets them out.
+    public var isStalled: Bool { stall != nil }
 }

@@ -13,16 +13,16 @@ public final class FormattingSink: EntrySink {
         buffer = OutputBuffer(capacity: batchBytes + 4096)
     }
 
-    /// The destination ran out of space; the bytes wait here until `flush()` succeeds.
-    public private(set) var isStalled = false
+    /// Why the destination took no more; the bytes wait here until `flush()` succeeds.
+    public private(set) var stall: SinkError?
 
     public func consume(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) throws(SinkError) {
         formatter.format(entry, text: text, into: buffer)
-        guard buffer.count >= batchBytes, !isStalled else { return }
+        guard buffer.count >= batchBytes, stall == nil else { return }
         do {
             try flush()
         } catch where error.cause.pausesReading {
-            // Keep buffering: the owner sees `isStalled`, stops reading, and retries `flush()` later.
+            // Keep buffering: the owner sees `stall`, stops reading, and retries `flush()` later.
         }
     }
 
@@ -30,17 +30,17 @@ public final class FormattingSink: EntrySink {
     /// stay buffered, so a retry continues the output byte for byte.
     public func flush() throws(SinkError) {
         guard buffer.count > 0 else {
-            isStalled = false
+            stall = nil
             return
         }
         do {
             try writer.write(buffer.bytes)
         } catch {
             buffer.removeFirst(error.written)
-            isStalled = error.cause.pausesReading
+            stall = error.cause.pausesReading ? error : nil
             throw error
         }
         buffer.removeAll()
-        isStalled = false
+        stall = nil
     }
 }

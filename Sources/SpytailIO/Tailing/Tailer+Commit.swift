@@ -36,6 +36,11 @@ extension Tailer {
 
     /// Outputs first, then checkpoints: a checkpoint never runs ahead of the data.
     func commit(durable: Bool) throws(SinkError) {
+        // An output filled up during a read, which stopped there: the run stalls even if the output has room
+        // again by now, so that the way out of the stall (everything looked at again) finishes that read. No
+        // file event would: the rest may have been written long ago. (Once stalled, only a retry moves the
+        // retry clock.)
+        if !condition.isStalled, let full = pipeline.stall { stall(full) }
         let outcome: Checkpointer.Outcome
         if condition.mayCheckpoint {
             try pipeline.flush()
