@@ -34,8 +34,9 @@ struct PathDiscoveryTests {
     }
 
     /// Every built-in form of a rotated name is found in a folder shared with many other live files and their
-    /// copies (which are passed over by name: only names starting with the live name's stem are parsed).
-    @Test func aChainHoldsEveryBuiltInFormAndNothingOfItsNeighbours() {
+    /// copies (which are passed over by name: only names starting with the live name's stem are parsed); the
+    /// same through folder listings shared by a pass over every live file (start-up's), each chain its own.
+    @Test(arguments: [false, true]) func aChainHoldsEveryBuiltInFormAndNothingOfItsNeighbours(sharedListings: Bool) {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         for i in 0..<50 { dir.write("svc\(i).log", "x\n"); dir.write("svc\(i).log.1", "x\n") }
@@ -43,8 +44,12 @@ struct PathDiscoveryTests {
             dir.write(name, "x\n")
         }
         let source = SpytailConfig.Source(name: "s", include: ["*.log"])
-        let chain = PathDiscovery(baseDirectory: dir.path).rotatedChain(of: dir.file("web.log"), source: source)
+        let discovery = PathDiscovery(baseDirectory: dir.path)
+        let listings = sharedListings ? FolderListings() : nil
+        let neighbours = (0..<50).map { discovery.rotatedChain(of: dir.file("svc\($0).log"), source: source, listings: listings) }
+        let chain = discovery.rotatedChain(of: dir.file("web.log"), source: source, listings: listings)
         #expect(relative(chain, dir) == ["web.log-20261119.gz", "web-20261120.log", "web.2.log", "web.log.1"])
+        #expect(neighbours.enumerated().allSatisfy { relative($0.element, dir) == ["svc\($0.offset).log.1"] })
     }
 
     @Test func notRotatedMeansTheMatchesOnly() {

@@ -28,13 +28,14 @@ public struct PathDiscovery {
         let excludes = source.exclude.map(PathPattern.init)
         var ordered: [String] = []
         var seen = Set<String>()
+        let listings = FolderListings()
         for pattern in source.include.map({ PathPattern(resolve($0)) }) {
             for live in expand(pattern) where !isRotatedCopy(live, of: source) {
                 if let target = escapingTarget(live, of: source) {
                     refused?(live, target)
                     continue
                 }
-                let chain = source.rotated && withChains ? rotatedChain(of: live, source: source) + [live] : [live]
+                let chain = source.rotated && withChains ? rotatedChain(of: live, source: source, listings: listings) + [live] : [live]
                 for path in chain where !seen.contains(path) && !excludes.contains(where: { $0.excludes(path: path) }) {
                     seen.insert(path)
                     ordered.append(path)
@@ -44,9 +45,10 @@ public struct PathDiscovery {
         return ordered
     }
 
-    /// The rotated copies of `live` in its folder and the source's `olddir`, oldest first.
-    public func rotatedChain(of live: String, source: SpytailConfig.Source) -> [String] {
-        naming(for: source).chain(live: Paths.baseName(of: live), paths: candidates(near: live, source: source))
+    /// The rotated copies of `live` in its folder and the source's `olddir`, oldest first. `listings`: folders
+    /// listed once for a pass over many live files (a thousand in one folder), instead of once per file.
+    public func rotatedChain(of live: String, source: SpytailConfig.Source, listings: FolderListings? = nil) -> [String] {
+        naming(for: source).chain(live: Paths.baseName(of: live), paths: candidates(near: live, source: source, listings: listings))
     }
 
     /// Every rotated copy of `live`, both forms of a rotation kept, oldest first (for fingerprint search).
@@ -63,12 +65,13 @@ public struct PathDiscovery {
     }
 
     /// Files in the chain's folders (names only are looked at; the live file itself is never a copy).
-    func candidates(near live: String, source: SpytailConfig.Source) -> [String] {
+    func candidates(near live: String, source: SpytailConfig.Source, listings: FolderListings? = nil) -> [String] {
         // Built-in names start with the live name's stem: a folder of a thousand live files is not parsed (and
         // its paths not built) a thousand times over. A source's pattern may name its copies anything.
         let prefix = source.rotatedPattern == nil ? Array(RotationName.copyPrefix(of: Paths.baseName(of: live)).utf8) : []
         return chainDirectories(of: live, source: source).flatMap { directory in
-            (Paths.names(in: directory) ?? []).filter { $0.utf8.starts(with: prefix) }.map { Paths.join(directory, $0) }
+            (listings?.names(in: directory) ?? Paths.names(in: directory) ?? []).filter { $0.utf8.starts(with: prefix) }
+                .map { Paths.join(directory, $0) }
         }.filter { $0 != live }
     }
 

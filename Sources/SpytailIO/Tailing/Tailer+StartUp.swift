@@ -18,13 +18,16 @@ extension Tailer {
         for (path, group) in Dictionary(grouping: checkpoints, by: \.path).sorted(by: { $0.key < $1.key }) {
             try resume(path, from: group)
         }
+        let listings = FolderListings()  // the skipped histories' folders, listed once for all their live files
         for source in config.sources {
             for path in discovery.liveFiles(for: source) where byPath[path] == nil {
                 guard Syscall.stat(path) != nil else { continue }
                 let known = checkpoints.contains { $0.path == path }
                 if source.startAt == .end && !known {
                     // The history is skipped, and known: a copy renamed later is not new content.
-                    for member in discovery.rotatedChain(of: path, source: source) { remember(Fingerprinter.ofFile(member), under: path) }
+                    for member in discovery.rotatedChain(of: path, source: source, listings: listings) {
+                        remember(Fingerprinter.ofFile(member), under: path)
+                    }
                     try followAtEnd(path)
                 } else {
                     if !known && source.rotated { try readHistory(of: path, source: source) }
