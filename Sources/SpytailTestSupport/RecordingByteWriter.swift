@@ -15,5 +15,10 @@ public final class RecordingByteWriter: ByteWriter {
 
     /// Everything written, as text.
     public var text: String { String(decoding: writes.joined(), as: UTF8.self) }
-    public var lines: [String] { text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    /// The complete lines written (a last one without its `\n` yet is not), cut on bytes: fast in big tests.
+    public var lines: [String] {
+        Array(writes.joined()).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast().map {
+            String(decoding: $0, as: UTF8.self)
+        }
+    }
 }

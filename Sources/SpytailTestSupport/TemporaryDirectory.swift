@@ -30,18 +30,7 @@ public struct TemporaryDirectory {
     @discardableResult
     public func write(_ name: String, _ text: String) -> String { write(name, Array(text.utf8)) }
 
-    public func read(_ name: String) -> [UInt8] {
-        let fd = open(file(name), O_RDONLY)
-        guard fd >= 0 else { return [] }
-        defer { close(fd) }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 { return out }
-            out += chunk[..<n]
-        }
-    }
+    public func read(_ name: String) -> [UInt8] { FileBytes.read(file(name)) ?? [] }
 
     public func remove() { Self.removeTree(path) }
 

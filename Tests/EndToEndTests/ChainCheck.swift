@@ -62,15 +62,12 @@ struct ChainCheck {
     }
 
     func fileLines(_ path: String) -> [String] {
-        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        TextLines.ofFile(path)
     }
 
     /// The `seq=N` of each record (gap records have none and are skipped).
     static func sequence(_ lines: [String]) -> [Int] {
-        lines.compactMap { line in
-            guard let range = line.range(of: #"seq=(\d+)"#, options: .regularExpression) else { return nil }
-            return Int(line[range].dropFirst(4))
-        }
+        lines.compactMap(RunTools.seq(in:))
     }
 
     /// Names in `folder` (relative to `dir`) sorted as a shell glob sorts them, with the folder prefixed.

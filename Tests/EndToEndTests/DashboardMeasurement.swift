@@ -95,7 +95,7 @@ struct DashboardMeasurement {
         _ = RunTools.waitUntil(10) { ((try? browser.run("return Object.keys(window.__probes).length")) as? Int) == written / Self.probeEvery }
         let seen = (try browser.run("return window.__probes")) as? [String: Any] ?? [:]
         let skipped = (try browser.run("return window.__markers")) as? [String] ?? []
-        let times = ((try? String(contentsOfFile: dir.file("times.txt"), encoding: .utf8)) ?? "").split(separator: "\n")
+        let times = TextLines.ofFile(dir.file("times.txt"))
         var latencies: [Int] = []
         for line in times {
             let parts = line.split(separator: " ")

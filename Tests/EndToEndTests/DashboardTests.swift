@@ -63,7 +63,7 @@ struct DashboardTests {
         }
 
         func outputLines() -> [String] {
-            ((try? String(contentsOfFile: dir.file("out.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            TextLines.ofFile(dir.file("out.jsonl"))
         }
 
         /// Saves the page in the workspace, and in `$SPYTAIL_SCREENSHOTS` when set (the README's picture comes

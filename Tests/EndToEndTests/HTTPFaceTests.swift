@@ -14,7 +14,7 @@ struct HTTPFaceTests {
         """
 
     func outputLines(_ dir: TemporaryDirectory) -> [String] {
-        ((try? String(contentsOfFile: dir.file("out.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        TextLines.ofFile(dir.file("out.jsonl"))
     }
 
     @Test func probesMetricsApiAndTheTokenRules() throws {

@@ -16,7 +16,7 @@ enum Harness {
         let stdout: Data
         let stderr: String
         var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
-        var stdoutLines: [String] { stdoutText.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+        var stdoutLines: [String] { TextLines.of(stdout) }
     }
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -52,7 +52,7 @@ struct PrometheusScrapeTests {
                   let value = first["value"] as? [Any], let number = value.last as? String else { return nil }
             return Double(number)
         }
-        let written = { ((try? String(contentsOfFile: dir.file("out.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").count }
+        let written = { TextLines.ofFile(dir.file("out.jsonl")).count }
         #expect(RunTools.waitUntil { written() == 40 })
         #expect(RunTools.waitUntil(60) { query(#"spytail_records_written_total{output="0"}"#) == Double(written()) },
                 "prometheus says \(String(describing: query(#"spytail_records_written_total{output="0"}"#))), the output holds \(written())")

@@ -39,7 +39,7 @@ final class RsyslogServer {
     }
 
     var output: String { directory.file("rsyslog/out.log") }
-    var lines: [String] { ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
+    var lines: [String] { TextLines.ofFile(output) }
 
     /// Starts rsyslogd in the foreground of a detached shell and waits until its RELP port takes connections.
     func start() throws {

@@ -24,7 +24,7 @@ struct RunControlTests {
     }
 
     func messages(_ dir: TemporaryDirectory) -> [String] {
-        ((try? String(contentsOfFile: dir.file("out.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+        TextLines.ofFile(dir.file("out.jsonl")).compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["message"] as? String
         }
     }
@@ -129,7 +129,7 @@ struct RunControlTests {
         try append(dir, "logs/app.log", "boom\n  at frame 1\n  at frame 2\n")
         // No next head line comes: the entry must still arrive, whole, after about 200 ms.
         #expect(RunTools.waitUntil(5) { messages(dir).contains("boom") })
-        let record = try #require(((try? String(contentsOfFile: dir.file("out.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").first)
+        let record = try #require(TextLines.ofFile(dir.file("out.jsonl")).first)
         #expect(record.contains(#""detail":"  at frame 1\n  at frame 2""#))
         #expect(spytail.stop().status == 0)
     }
@@ -341,7 +341,7 @@ struct RunBadInputTests {
         symlink(outside.file("secret.log"), dir.file("logs/escape.log"))
         let spytail = try RunningSpytail(config: config, in: dir)
         func records() -> [[String: Any]] {
-            ((try? String(contentsOfFile: dir.file("out.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+            TextLines.ofFile(dir.file("out.jsonl")).compactMap {
                 try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
             }
         }

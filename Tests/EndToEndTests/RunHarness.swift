@@ -93,16 +93,27 @@ enum RunTools {
     /// Sequence numbers in the jsonl output (with how often each appears) and the gap records.
     static func sequences(in output: String) -> (counts: [Int: Int], gaps: [[String: Any]], records: [Int: Set<String>]) {
         var counts: [Int: Int] = [:], gaps: [[String: Any]] = [], records: [Int: Set<String>] = [:]
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        for line in text.split(separator: "\n") {
+        for line in TextLines.ofFile(output) {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
             if object["category"] as? String == "gap" { gaps.append(object); continue }
-            guard let message = object["message"] as? String, let range = message.range(of: #"seq=(\d+)"#, options: .regularExpression),
-                  let seq = Int(message[range].dropFirst(4)) else { continue }
+            guard let message = object["message"] as? String, let seq = seq(in: message) else { continue }
             counts[seq, default: 0] += 1
-            records[seq, default: []].insert(String(line))
+            records[seq, default: []].insert(line)
         }
         return (counts, gaps, records)
+    }
+
+    /// The N of the first `seq=N` in `text` (what `seq=(\d+)` matches), found on bytes: the tests look at
+    /// tens of thousands of records, and a regular expression per record cost seconds of the suite.
+    static func seq(in text: String) -> Int? {
+        let bytes = Array(text.utf8), key = Array("seq=".utf8)
+        var from = bytes.startIndex
+        while let found = bytes[from...].firstRange(of: key) {
+            let digits = bytes[found.upperBound...].prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+            if !digits.isEmpty { return Int(String(decoding: digits, as: UTF8.self)) }
+            from = found.upperBound
+        }
+        return nil
     }
 
     /// Whether the output has reached sequence number `n` (that line, or a later one: a line lost to
@@ -124,7 +135,7 @@ struct RunToolsOutput {
     let path: String
 
     var records: [[String: Any]] {
-        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+        TextLines.ofFile(path).compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
     }

@@ -35,7 +35,7 @@ struct RunMatchesScanTests {
         let live = dir.file("logs/app.log")
         let relative = "logs/app.log"
         let scanned = scan.stdoutLines.map { Self.withPath($0, relative) }
-        let run = try String(contentsOfFile: dir.file("run.jsonl"), encoding: .utf8).split(separator: "\n").map(String.init)
+        let run = TextLines.ofFile(dir.file("run.jsonl"))
         #expect(run.count == scanned.count)
         let firstDifference = run.indices.first { $0 >= scanned.count || Self.withPath(run[$0], relative) != scanned[$0] }
         #expect(firstDifference == nil, "record \(firstDifference ?? -1) differs: \(firstDifference.map { run[$0].prefix(300) } ?? "")")
@@ -44,8 +44,9 @@ struct RunMatchesScanTests {
 
     /// The record with its `source.path` replaced (everything else byte for byte).
     static func withPath(_ record: String, _ path: String) -> String {
-        let key = #""source":{"path":""#
-        guard let start = record.range(of: key), let end = record[start.upperBound...].firstIndex(of: "\"") else { return record }
-        return record.replacingCharacters(in: start.upperBound..<end, with: path)
+        let bytes = Array(record.utf8)
+        guard let key = bytes.firstRange(of: Array(#""source":{"path":""#.utf8)),
+              let end = bytes[key.upperBound...].firstIndex(of: UInt8(ascii: "\"")) else { return record }
+        return String(decoding: bytes[..<key.upperBound] + Array(path.utf8) + bytes[end...], as: UTF8.self)
     }
 }
