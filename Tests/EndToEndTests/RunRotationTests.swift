@@ -78,8 +78,9 @@ struct RunRotationTests {
             // copytruncate can lose lines written between logrotate's copy and its truncation (logrotate's
             // manual says so); every such rotation must be reported as a possible gap, and the loss must stay
             // within that window: a few lines per rotation at this rate.
-            #expect(gaps.count == rotations, "\(gaps.count) gap records for \(rotations) rotations")
-            #expect(gaps.allSatisfy { ($0["fields"] as? [String: String])?["gapReason"] == "copytruncate" })
+            let said = gaps.map { "\($0["fields"] ?? "-"): \($0["message"] ?? "-")" }.joined(separator: "\n")
+            #expect(gaps.count == rotations, "\(gaps.count) gap records for \(rotations) rotations:\n\(said)\n\(spytail.stderr.suffix(3000))")
+            #expect(gaps.allSatisfy { ($0["fields"] as? [String: String])?["gapReason"] == "copytruncate" }, "\(said)")
             // And nothing is missing that still exists somewhere: every lost line is gone from disk too.
             let onDisk = try Harness.run("/bin/sh", ["-c", "gzip -dcf \"$0\"/logs/app.log*", dir.path]).stdoutText
             let stillOnDisk = Set(onDisk.components(separatedBy: "seq=").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) })

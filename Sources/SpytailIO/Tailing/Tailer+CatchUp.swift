@@ -8,11 +8,12 @@ extension Tailer {
     /// carry the live path the lines were written under, as they would have when read live, so a line
     /// exported twice across a crash is exported as the same record.
     /// Returns the bytes delivered, or nil when `member` no longer holds the content `fingerprint` names (it
-    /// was rotated between the look and the open): then nothing of it was emitted.
+    /// was rotated between the look and the open, or is gone): then nothing of it was emitted.
     @discardableResult
     func catchUp(_ member: String, from offset: Int64, fingerprint: Fingerprint?, as livePath: String,
                  into existing: TailedFile? = nil) throws(SinkError) -> Int64? {
-        guard let fingerprint, let source = try? FileOpener.open(member) else { return 0 }
+        guard let fingerprint else { return 0 }
+        guard let source = try? FileOpener.open(member) else { return nil }
         if existing == nil, let size = Syscall.stat(member).map({ Int64($0.st_size) }),
            takesBlockPath(source.isCompressed ? size * 4 : size - offset) {
             return try catchUpThroughBlocks(member, source, from: offset, fingerprint: fingerprint, as: livePath)
@@ -95,9 +96,15 @@ extension Tailer {
     func recoverTruncation(_ file: TailedFile) throws(SinkError) {
         events.report(.truncated(path: file.followPath))
         if let fingerprint = file.source?.fingerprint {
-            let copy = discovery.rotatedCopies(of: file.followPath, source: source(of: file.followPath)).reversed().prefix(4).first { Fingerprinter.ofFile($0) == fingerprint }
-            if let copy {
-                try catchUp(copy, from: file.offset, fingerprint: fingerprint, as: file.followPath, into: file)
+            let copies = discovery.rotatedCopies(of: file.followPath, source: source(of: file.followPath)).reversed().prefix(4)
+                .filter { Fingerprinter.ofFile($0) == fingerprint }
+            if !copies.isEmpty {
+                // While logrotate's `compress` runs, the copy is there twice: `app.log.1`, whole, and `app.log.1.gz`,
+                // still being written (a gzip stream that ends early reads as damaged). The plain one goes first;
+                // if the compressor removed it meanwhile, the gzip one is whole by then.
+                for copy in copies.filter(FileOpener.isPlain) + copies.filter({ !FileOpener.isPlain($0) }) {
+                    if try catchUp(copy, from: file.offset, fingerprint: fingerprint, as: file.followPath, into: file) != nil { break }
+                }
                 try reportGap(GapReport(file: file.source!, offset: file.offset, bytes: nil, reason: .copytruncate))
             } else {
                 try reportGap(GapReport(file: file.source!, offset: file.offset, bytes: nil, reason: .truncated))
