@@ -261,6 +261,51 @@ struct TailerFileEventsTests {
         #expect(!text.contains("damaged"), "\(text.split(separator: "\n").filter { $0.contains("gap") })")
         #expect(exported().filter { $0.hasPrefix("y") } == (1...3000).map { "y\($0)" })
     }
+
+    /// A rotator that copies the live file into a gzip and deletes it (Python's `TimedRotatingFileHandler` with a
+    /// gzip rotator), and a stop in the moment before the logger creates the next live file: nothing is followed
+    /// under the live path then, yet the restart must know its chain was read (and resume it), not take it for a
+    /// first start and read the history again. Seen as every line of the first run exported twice
+    /// (PythonHandlerChainTests, 1 run in ~20 under load); fails when a deleted live file leaves no checkpoint.
+    @Test func aStopWhileTheLiveFileIsDeletedAndNotYetCreatedAgainReadsNothingTwice() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.file("logs"), withIntermediateDirectories: true)
+        let log = dir.write("logs/app.log", "a\nb\n")
+        let config = dir.write("c.json", #"""
+            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "cp.json",
+             "outputs": [{"type": "file", "path": "out.jsonl", "format": "text"}]}
+            """#)
+        func exported() -> [String] { TailerTests.lastWords(in: dir.file("out.jsonl")) }
+        let firstEvents = RecordingFileEvents(), firstReporter = RecordingEventReporter(), firstStore = RecordingCheckpointStore()
+        let first = try Tailer(configFile: ConfigFile(path: config), store: firstStore, events: firstReporter, clock: ManualClock(),
+                               fileEvents: firstEvents.factory)
+        let firstFinished = TailerTests.start(first)
+        #expect(Waiting.until(10, every: 0.01) { exported() == ["a", "b"] })
+        dir.write("logs/app.log.1.gz", Gzip.member("a\nb\n"))
+        try FileManager.default.removeItem(atPath: log)
+        firstEvents.deliver(.changed(directory: dir.file("logs"), name: "app.log", kind: .entries))
+        #expect(Waiting.until(10, every: 0.01) {
+            firstReporter.events.contains { if case .closed(_, let reason) = $0 { reason == "deleted" } else { false } }
+        })
+        first.inbox.push(.signal(SIGTERM))
+        #expect(Waiting.until(10, every: 0.01) { firstFinished.value })
+        let saved = try #require(firstStore.saves.last).checkpoints
+        #expect(saved.contains { $0.path == log && $0.drained }, "\(saved)")
+
+        // The logger writes its next file while spytail is stopped; then spytail starts again.
+        dir.write("logs/app.log", "c\n")
+        let secondEvents = RecordingFileEvents(), secondStore = RecordingCheckpointStore()
+        secondStore.loadResult = .success(saved)
+        let second = try Tailer(configFile: ConfigFile(path: config), store: secondStore, events: RecordingEventReporter(),
+                                clock: ManualClock(), fileEvents: secondEvents.factory)
+        let secondFinished = TailerTests.start(second)
+        #expect(Waiting.until(10, every: 0.01) { exported().last == "c" }, "\(exported())")
+        second.inbox.push(.signal(SIGTERM))
+        #expect(Waiting.until(10, every: 0.01) { secondFinished.value })
+        #expect(exported() == ["a", "b", "c"])
+        #expect(secondStore.saves.last?.checkpoints.map(\.path) == [log], "the drained mark is gone once a file is followed there")
+    }
 }
 
 extension FileHandle {

@@ -60,7 +60,8 @@ extension Tailer {
     }
 
     func currentCheckpoints() -> [Checkpoint] {
-        (files.values.compactMap { $0.checkpoint() } + parked.values + retired.values.map(\.checkpoint)).sorted {
+        (files.values.compactMap { $0.checkpoint() } + parked.values + retired.values.map(\.checkpoint)
+            + deletedLive.values.map(\.checkpoint)).sorted {
             ($0.path, $0.offset) < ($1.path, $1.offset)
         }
     }

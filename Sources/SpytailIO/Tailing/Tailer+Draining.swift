@@ -61,6 +61,18 @@ extension Tailer {
         }
     }
 
+    /// The live file followed at its path was deleted: keep where its content ended until a file is followed
+    /// there again (see `deletedLive`).
+    func noteDeleted(_ file: TailedFile) {
+        guard var checkpoint = file.checkpoint() else { return }
+        checkpoint.drained = true
+        retiredCount += 1
+        deletedLive[file.followPath] = (checkpoint, retiredCount)
+        if deletedLive.count > settings.retiredLimit, let oldest = deletedLive.min(by: { $0.value.order < $1.value.order }) {
+            deletedLive[oldest.key] = nil
+        }
+    }
+
     /// A retired file seen again at `path`: grown → drained again from its offset; shorter → forgotten.
     func revive(_ old: RetiredFile, at path: String, size: Int64) throws(SinkError) {
         let checkpoint = old.checkpoint

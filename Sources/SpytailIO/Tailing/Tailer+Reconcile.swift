@@ -98,6 +98,7 @@ extension Tailer {
             if followNewFile { try reconcilePath(file.followPath) }
         case .deleted(let followNewFile):
             try read(file)
+            if byPath[file.followPath] == file.identity { noteDeleted(file) }
             try close(file, reason: "deleted")
             if followNewFile { try reconcilePath(file.followPath) }
         }
@@ -121,6 +122,7 @@ extension Tailer {
         if state == .idle { file.skippedFrom = offset }
         files[file.identity] = file
         byPath[path] = file.identity
+        deletedLive[path] = nil
         events.report(.following(path: path, offset: offset))
         try readFollowedBacklog(file, from: offset)
         try read(file)

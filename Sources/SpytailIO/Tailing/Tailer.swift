@@ -33,6 +33,11 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     /// Rotated-away files read to their end and closed while quiet, by identity: read again if they grow.
     var retired: [FileIdentity: RetiredFile] = [:]
     var retiredCount = 0
+    /// Live paths whose file was deleted (read to its end) and where nothing is followed yet: the content's
+    /// place, checkpointed as drained, so that a restart before the next file appears resumes the path's chain
+    /// (a copy-and-delete rotator's gzip holds that content) instead of reading it as a first start would.
+    /// Dropped once a file is followed there; bounded like `retired` (by `retiredCount` order).
+    var deletedLive: [String: (checkpoint: Checkpoint, order: Int)] = [:]
     /// Contents (first-line fingerprints) seen under each live path in this run, the newest last (bounded).
     var seenContents: [String: [Fingerprint]] = [:]
     /// The newest rotated copy of each chain as last looked at without an arrival event, and its fingerprint.
