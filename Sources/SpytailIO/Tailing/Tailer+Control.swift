@@ -102,6 +102,7 @@ extension Tailer {
             try close(file, reason: "no longer matched by the config")
         }
         parked = parked.filter { isLive($0.key) }
+        deletedLive = deletedLive.filter { isLive($0.key) }
         try rewatch()
         try enter(newFile.config.state)
         if state != .disabled { try reconcileEverything() }
