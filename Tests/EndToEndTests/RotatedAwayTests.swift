@@ -28,7 +28,8 @@ struct RotatedAwayTests {
         #expect(RunTools.waitUntil { first.stderr.contains("following from offset 0") }, "\(first.stderr)")
         let total = 9000
         let writer = try RunTools.startWriter(log, first: 1, count: total, rate: 3000, in: dir)
-        let rotate = dir.write("logrotate.conf", "\(log) {\n rotate 50\n missingok\n create\n \(scheme.logrotate)\n postrotate\n  kill -HUP \(writer.processIdentifier)\n endscript\n}\n")
+        // The last rotation can come after the writer finished (a slow machine): nothing is left to reopen then.
+        let rotate = dir.write("logrotate.conf", "\(log) {\n rotate 50\n missingok\n create\n \(scheme.logrotate)\n postrotate\n  kill -HUP \(writer.processIdentifier) 2>/dev/null || true\n endscript\n}\n")
         var second = time(nil)
         func rotateNow() throws {
             #expect(RunTools.waitUntil(3) { time(nil) != second })  // dated names are unique per second
