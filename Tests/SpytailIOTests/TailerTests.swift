@@ -34,6 +34,18 @@ struct TailerTests {
         }
     }
 
+    /// A fresh folder with `logs/` and a config reading `logs/*.log` into `out.jsonl` as text (checkpoints in
+    /// `cp.json`), for tests that write one-word lines and read them back with `lastWords`.
+    static func textWorkspace() throws -> (dir: TemporaryDirectory, config: String) {
+        let dir = TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir.file("logs"), withIntermediateDirectories: true)
+        let config = dir.write("c.json", #"""
+            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "cp.json",
+             "outputs": [{"type": "file", "path": "out.jsonl", "format": "text"}]}
+            """#)
+        return (dir, config)
+    }
+
     /// The last word of each line of a text output (these tests write one-word messages).
     static func lastWords(in output: String) -> [String] {
         ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
@@ -229,14 +241,9 @@ struct TailerFileEventsTests {
     /// comes from the whole plain copy, not from the gzip one that ends early (which read as a `damaged` gap and
     /// lost the rest: seen under load in RunRotationTests, 1 run in 15). Fails when the gzip copy is read first.
     @Test func aCopytruncateWhileItsCopyIsBeingCompressedIsReadFromThePlainCopy() throws {
-        let dir = TemporaryDirectory()
+        let (dir, config) = try TailerTests.textWorkspace()
         defer { dir.remove() }
-        try FileManager.default.createDirectory(atPath: dir.file("logs"), withIntermediateDirectories: true)
         let log = dir.write("logs/app.log", "a\n")
-        let config = dir.write("c.json", #"""
-            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "cp.json",
-             "outputs": [{"type": "file", "path": "out.jsonl", "format": "text"}]}
-            """#)
         func exported() -> [String] { TailerTests.lastWords(in: dir.file("out.jsonl")) }
         let spy = RecordingFileEvents()
         let tailer = try Tailer(configFile: ConfigFile(path: config), store: RecordingCheckpointStore(), events: RecordingEventReporter(),
@@ -268,14 +275,9 @@ struct TailerFileEventsTests {
     /// first start and read the history again. Seen as every line of the first run exported twice
     /// (PythonHandlerChainTests, 1 run in ~20 under load); fails when a deleted live file leaves no checkpoint.
     @Test func aStopWhileTheLiveFileIsDeletedAndNotYetCreatedAgainReadsNothingTwice() throws {
-        let dir = TemporaryDirectory()
+        let (dir, config) = try TailerTests.textWorkspace()
         defer { dir.remove() }
-        try FileManager.default.createDirectory(atPath: dir.file("logs"), withIntermediateDirectories: true)
         let log = dir.write("logs/app.log", "a\nb\n")
-        let config = dir.write("c.json", #"""
-            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "cp.json",
-             "outputs": [{"type": "file", "path": "out.jsonl", "format": "text"}]}
-            """#)
         func exported() -> [String] { TailerTests.lastWords(in: dir.file("out.jsonl")) }
         let firstEvents = RecordingFileEvents(), firstReporter = RecordingEventReporter(), firstStore = RecordingCheckpointStore()
         let first = try Tailer(configFile: ConfigFile(path: config), store: firstStore, events: firstReporter, clock: ManualClock(),

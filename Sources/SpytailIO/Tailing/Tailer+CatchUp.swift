@@ -102,7 +102,8 @@ extension Tailer {
                 // While logrotate's `compress` runs, the copy is there twice: `app.log.1`, whole, and `app.log.1.gz`,
                 // still being written (a gzip stream that ends early reads as damaged). The plain one goes first;
                 // if the compressor removed it meanwhile, the gzip one is whole by then.
-                for copy in copies.filter(FileOpener.isPlain) + copies.filter({ !FileOpener.isPlain($0) }) {
+                let plain = copies.filter(FileOpener.isPlain)
+                for copy in plain + copies.filter({ !plain.contains($0) }) {
                     if try catchUp(copy, from: file.offset, fingerprint: fingerprint, as: file.followPath, into: file) != nil { break }
                 }
                 try reportGap(GapReport(file: file.source!, offset: file.offset, bytes: nil, reason: .copytruncate))
