@@ -37,6 +37,7 @@ struct RunMatchesScanTests {
         let scanned = scan.stdoutLines.map { Self.withPath($0, relative) }
         let run = TextLines.ofFile(dir.file("run.jsonl"))
         #expect(run.count == scanned.count)
+        #expect(run.count == RunToolsOutput(path: dir.file("run.jsonl")).linesOnDisk, "every record on disk was compared")
         let firstDifference = run.indices.first { $0 >= scanned.count || Self.withPath(run[$0], relative) != scanned[$0] }
         #expect(firstDifference == nil, "record \(firstDifference ?? -1) differs: \(firstDifference.map { run[$0].prefix(300) } ?? "")")
         #expect(run.allSatisfy { $0.contains(#""path":"\#(live)""#) || $0.contains(#""path":"\#(relative)""#) })

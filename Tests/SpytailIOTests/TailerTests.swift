@@ -308,6 +308,32 @@ struct TailerFileEventsTests {
         #expect(exported() == ["a", "b", "c"])
         #expect(secondStore.saves.last?.checkpoints.map(\.path) == [log], "the drained mark is gone once a file is followed there")
     }
+
+    /// The deleted-live mark belongs to a live path: a reload after which no source matches the path drops it, as
+    /// it drops parked positions (else the checkpoints would carry it until the next restart).
+    @Test func aReloadThatNoLongerMatchesADeletedLiveFileDropsItsMark() throws {
+        let (dir, config) = try TailerTests.textWorkspace()
+        defer { dir.remove() }
+        let log = dir.write("logs/app.log", "a\n")
+        let spy = RecordingFileEvents(), reporter = RecordingEventReporter(), store = RecordingCheckpointStore()
+        let tailer = try Tailer(configFile: ConfigFile(path: config), store: store, events: reporter, clock: ManualClock(),
+                                fileEvents: spy.factory)
+        let finished = TailerTests.start(tailer)
+        #expect(Waiting.until(10, every: 0.01) { TailerTests.lastWords(in: dir.file("out.jsonl")) == ["a"] })
+        try FileManager.default.removeItem(atPath: log)
+        spy.deliver(.changed(directory: dir.file("logs"), name: "app.log", kind: .entries))
+        #expect(Waiting.until(10, every: 0.01) { store.saves.last?.checkpoints.contains { $0.path == log && $0.drained } == true })
+
+        dir.write("c.json", #"""
+            {"sources": [{"name": "app", "include": ["logs/*.txt"]}], "checkpoints": "cp.json",
+             "outputs": [{"type": "file", "path": "out.jsonl", "format": "text"}]}
+            """#)
+        tailer.inbox.push(.signal(SIGHUP))
+        #expect(Waiting.until(10, every: 0.01) { reporter.events.contains { if case .configReloaded = $0 { true } else { false } } })
+        tailer.inbox.push(.signal(SIGTERM))
+        #expect(Waiting.until(10, every: 0.01) { finished.value })
+        #expect(store.saves.last?.checkpoints.isEmpty == true, "\(store.saves.last?.checkpoints ?? [])")
+    }
 }
 
 extension FileHandle {
