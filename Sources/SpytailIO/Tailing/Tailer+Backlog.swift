@@ -52,7 +52,7 @@ extension Tailer {
         stall(error)
         while !stopRequested, let retry = condition.nextDeadline(settings: settings), case let left = retry - uptime, left > .zero {
             telemetry?.beat()
-            if case .some(.some(let event)) = inbox.pop(timeout: waitsOnClock ? nil : min(left, Self.heartbeatInterval)) {
+            if case .some(.some(let event)) = inbox.pop(timeout: waitsOnClock ? nil : min(left, TelemetryPublisher.heartbeat)) {
                 deferred += [event] + inbox.drain()
                 if deferred.contains(where: \.isAcknowledgement) { break }  // a network output has room again
             }
@@ -74,7 +74,7 @@ extension Tailer {
         let backlog = try readBacklog(replayed, as: SourceFile(path: livePath, fingerprint: fingerprint), from: offset,
                                       holdingLastEntry: false)
         if backlog.bytesRead > 0 { events.report(.following(path: member, offset: offset)) }
-        remember(fingerprint, under: livePath)
+        seen.remember(fingerprint, under: livePath)
         return backlog.bytesRead
     }
 

@@ -51,7 +51,7 @@ extension Tailer {
         }
         if existing == nil { try stream.finish(emit) }
         if delivered > 0 { events.report(.following(path: member, offset: offset)) }
-        remember(fingerprint, under: livePath)
+        seen.remember(fingerprint, under: livePath)
         if let damagedAt { try reportGap(GapReport(file: file, offset: damagedAt, bytes: nil, reason: .damaged)) }
         return delivered
     }
@@ -112,7 +112,7 @@ extension Tailer {
             }
         }
         try file.finish(emit)
-        remember(file.source?.fingerprint, under: file.followPath)  // its copy may arrive again later (renamed)
+        seen.remember(file.source?.fingerprint, under: file.followPath)  // its copy may arrive again later (renamed)
         file.restartAtZero()
         try read(file)
     }

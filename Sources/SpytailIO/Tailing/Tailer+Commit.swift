@@ -60,8 +60,7 @@ extension Tailer {
     }
 
     func currentCheckpoints() -> [Checkpoint] {
-        (files.values.compactMap { $0.checkpoint() } + parked.values + retired.values.map(\.checkpoint)
-            + deletedLive.values.map(\.checkpoint)).sorted {
+        (files.values.compactMap { $0.checkpoint() } + positions.checkpoints).sorted {
             ($0.path, $0.offset) < ($1.path, $1.offset)
         }
     }
@@ -81,6 +80,6 @@ extension Tailer {
             if left > 0 { report(.undeliveredAtStop(destination: delivery.name, records: left)) }
         }
         try commit(durable: true)
-        watcher?.stop(waiting: false)  // the thread ends within 1 s by itself; the caller exits or moves on
+        watches.watcher?.stop(waiting: false)  // the thread ends within 1 s by itself; the caller exits or moves on
     }
 }

@@ -3,16 +3,12 @@ import SpytailCore
 
 /// Watches, states and hot reload.
 extension Tailer {
-    /// Watches the folders every source needs (new ones added, old ones dropped).
-    func rewatch() throws(SinkError) {
-        guard state != .disabled else { return }
-        var wanted = Set(config.sources.flatMap(discovery.watchDirectories))
-        wanted.insert(Paths.parent(of: configFile.path))
-        for directory in wanted.subtracting(watched) {
-            if watcher?.watch(directory) == false { failedWatches.insert(directory) }
-        }
-        for directory in watched.subtracting(wanted) { watcher?.unwatch(directory) }
-        watched = wanted
+    /// Watches the config's folder and, unless disabled, the folders every source needs (new ones added,
+    /// old ones dropped).
+    func rewatch() {
+        var wanted: Set<String> = [Paths.parent(of: configFile.path)]
+        if state != .disabled { wanted.formUnion(config.sources.flatMap(discovery.watchDirectories)) }
+        watches.want(wanted)
     }
 
     /// SIGUSR1: recording ⇄ idle.
@@ -31,10 +27,8 @@ extension Tailer {
         let old = state
         if old == .disabled {
             state = newState
-            try rewatch()
-            let saved = parked
-            parked = [:]
-            for (path, checkpoint) in saved.sorted(by: { $0.key < $1.key }) { try resume(path, from: [checkpoint]) }
+            rewatch()
+            for (path, checkpoint) in positions.unparkAll() { try resume(path, from: [checkpoint]) }
             try reconcileEverything()
         }
         // An entry the multiline assembler still holds was read under the old state: it goes out (recording) or
@@ -52,14 +46,13 @@ extension Tailer {
         state = newState
         if newState == .disabled {
             for file in Array(files.values) {
-                if let checkpoint = file.checkpoint() { parked[file.followPath] = checkpoint }
+                if let checkpoint = file.checkpoint() { positions.park(checkpoint, at: file.followPath) }
+                releaseDrainWatch(of: file)
                 file.close()
             }
             files = [:]
             byPath = [:]
-            let configDirectory = Paths.parent(of: configFile.path)
-            for directory in watched where directory != configDirectory { watcher?.unwatch(directory) }
-            watched = [configDirectory]
+            rewatch()
         }
         events.report(.stateChanged(newState))
     }
@@ -101,9 +94,8 @@ extension Tailer {
         for file in Array(files.values) where file.lifecycle.isFollowed && !isLive(file.followPath) {
             try close(file, reason: "no longer matched by the config")
         }
-        parked = parked.filter { isLive($0.key) }
-        deletedLive = deletedLive.filter { isLive($0.key) }
-        try rewatch()
+        positions.keep(where: isLive)
+        rewatch()
         try enter(newFile.config.state)
         if state != .disabled { try reconcileEverything() }
     }

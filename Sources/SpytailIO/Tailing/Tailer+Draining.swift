@@ -13,34 +13,22 @@ extension Tailer {
         let directory = Paths.parent(of: now)
         guard file.drainWatch != directory else { return }
         releaseDrainWatch(of: file)
-        guard !watched.contains(directory) else { return }
+        guard !watches.isWanted(directory) else { return }
         file.drainWatch = directory
-        addDrainWatch(directory)
-    }
-
-    func addDrainWatch(_ directory: String) {
-        drainWatches[directory, default: 0] += 1
-        if drainWatches[directory] == 1, !watched.contains(directory) { _ = watcher?.watch(directory) }
+        watches.hold(directory)
     }
 
     func releaseDrainWatch(of file: TailedFile) {
         guard let directory = file.drainWatch else { return }
         file.drainWatch = nil
-        releaseDrainWatch(directory)
-    }
-
-    func releaseDrainWatch(_ directory: String) {
-        guard let count = drainWatches[directory] else { return }
-        if count > 1 { drainWatches[directory] = count - 1; return }
-        drainWatches[directory] = nil
-        if !watched.contains(directory) { watcher?.unwatch(directory) }
+        watches.release(directory)
     }
 
     /// Quiet for `rotateWait` with nothing more to read: emits what it holds back and closes the descriptor,
     /// keeping its position (checkpointed, marked drained) in case it grows again.
     func retire(_ file: TailedFile) throws(SinkError) {
         locate(file)
-        remember(file.source?.fingerprint, under: file.followPath)
+        seen.remember(file.source?.fingerprint, under: file.followPath)
         try file.finish(emit)
         let checkpoint = file.checkpoint()
         let watch = file.drainWatch
@@ -49,28 +37,19 @@ extension Tailer {
         files[file.identity] = nil
         if byPath[file.followPath] == file.identity { byPath[file.followPath] = nil }
         events.report(.closed(path: file.currentPath, reason: "rotated away and quiet for \(settings.rotateWaitMilliseconds) ms; read again if it grows"))
-        guard var checkpoint, Syscall.stat(file.currentPath).map({ FileIdentity($0) == file.identity }) == true else {
-            if let watch { releaseDrainWatch(watch) }
+        guard let checkpoint, Syscall.stat(file.currentPath).map({ FileIdentity($0) == file.identity }) == true else {
+            if let watch { watches.release(watch) }
             return
         }
-        checkpoint.drained = true
-        retiredCount += 1
-        retired[file.identity] = RetiredFile(checkpoint: checkpoint, currentPath: file.currentPath, watch: watch, order: retiredCount)
-        if retired.count > settings.retiredLimit, let oldest = retired.min(by: { $0.value.order < $1.value.order }) {
-            forget(oldest.key)
-        }
+        let forgotten = positions.retire(checkpoint, at: file.currentPath, watch: watch, limit: settings.retiredLimit)
+        if let watch = forgotten?.watch { watches.release(watch) }
     }
 
     /// The live file followed at its path was deleted: keep where its content ended until a file is followed
-    /// there again (see `deletedLive`).
+    /// there again (see `KeptPositions`).
     func noteDeleted(_ file: TailedFile) {
-        guard var checkpoint = file.checkpoint() else { return }
-        checkpoint.drained = true
-        retiredCount += 1
-        deletedLive[file.followPath] = (checkpoint, retiredCount)
-        if deletedLive.count > settings.retiredLimit, let oldest = deletedLive.min(by: { $0.value.order < $1.value.order }) {
-            deletedLive[oldest.key] = nil
-        }
+        guard let checkpoint = file.checkpoint() else { return }
+        positions.noteDeleted(checkpoint, limit: settings.retiredLimit)
     }
 
     /// A retired file seen again at `path`: grown → drained again from its offset; shorter → forgotten.
@@ -105,13 +84,12 @@ extension Tailer {
     }
 
     func forget(_ identity: FileIdentity) {
-        guard let old = retired.removeValue(forKey: identity) else { return }
-        if let watch = old.watch { releaseDrainWatch(watch) }
+        if let watch = positions.forgetRetired(identity)?.watch { watches.release(watch) }
     }
 
     /// Retired files whose name in `directory` no longer leads to them (deleted, or moved where we cannot see).
     func forgetRetired(in directory: String) {
-        for (identity, old) in retired where Paths.parent(of: old.currentPath) == directory {
+        for (identity, old) in positions.retired where Paths.parent(of: old.currentPath) == directory {
             if Syscall.stat(old.currentPath).map({ FileIdentity($0) }) != identity { forget(identity) }
         }
     }

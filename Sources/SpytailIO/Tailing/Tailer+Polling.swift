@@ -7,26 +7,22 @@ import SpytailCore
 extension Tailer {
     func pollUnwatched() throws(SinkError) {
         let configFolder = Paths.parent(of: configFile.path)
-        if watcher == nil || failedWatches.contains(configFolder), FileStamp(configFile.path) != configStamp {
+        if watches.watcher == nil || watches.failed.contains(configFolder), FileStamp(configFile.path) != configStamp {
             try reloadConfig()
         }
         guard state != .disabled else { return }
-        if watcher == nil { return try reconcileEverything() }
-        guard !failedWatches.isEmpty else { return }
-        for directory in failedWatches {
+        if watches.watcher == nil { return try reconcileEverything() }
+        guard !watches.failed.isEmpty else { return }
+        // Each refused folder is looked at; one that exists is watched again (a failure comes back as an event).
+        for directory in watches.retryRefused(exists: { Syscall.stat($0)?.isDirectory == true }) {
             try reconcileDirectory(directory)
-            if Syscall.stat(directory)?.isDirectory == true {  // try again; a failure comes back as an event
-                failedWatches.remove(directory)
-                watcher?.watch(directory)
-            }
         }
         try catchUpUnseenRotations()  // copies that arrived in those folders told nobody
     }
 
     /// A watch failed: the folder is polled. Reported once, not at every retry.
     func reportWatchFailure(_ directory: String, _ errno: Errno) {
-        failedWatches.insert(directory)
-        guard reportedWatchFailures.insert(directory).inserted else { return }
+        guard watches.refused(directory) else { return }
         report(.watchFailed(directory: directory, error: "\(errno)", limitReached: errno.rawValue == ENOSPC,
                             pollSeconds: settings.pollInterval.components.seconds))
     }

@@ -24,11 +24,11 @@ extension Tailer {
         let names = Set(Paths.names(in: directory) ?? [])
         for name in names {
             let path = Paths.join(directory, name)
-            if isLive(path) || parked[path] != nil { try reconcilePath(path) }
+            if isLive(path) || positions.parked[path] != nil { try reconcilePath(path) }
         }
         // Parked files that were deleted meanwhile are forgotten (nothing of them is left to read).
-        for path in parked.keys where Paths.parent(of: path) == directory && !names.contains(Paths.baseName(of: path)) {
-            parked[path] = nil
+        for path in positions.parked.keys where Paths.parent(of: path) == directory && !names.contains(Paths.baseName(of: path)) {
+            _ = positions.unpark(path)
         }
     }
 
@@ -49,7 +49,7 @@ extension Tailer {
             if byPath[path] != identity { try reconcile(file) }  // a drained file under its rotated name
             return
         }
-        if let old = retired[identity] {
+        if let old = positions.retired[identity] {
             try revive(old, at: path, size: Int64(info.st_size))
             return
         }
@@ -59,10 +59,10 @@ extension Tailer {
             warnOnce(path, "a symlink to \(target), outside the source's folder; not read (set \"followSymlinks\": true to allow)")
             return
         }
-        if let checkpoint = parked[path] {
+        if let checkpoint = positions.parked[path] {
             // Still the same file with nothing new: stay parked (no descriptor spent on it).
             if checkpoint.identity == identity && Int64(info.st_size) == checkpoint.offset { return }
-            parked[path] = nil
+            _ = positions.unpark(path)
             try resume(path, from: [checkpoint])
         } else {
             try follow(path, from: 0, fingerprint: nil)
@@ -122,7 +122,7 @@ extension Tailer {
         if state == .idle { file.skippedFrom = offset }
         files[file.identity] = file
         byPath[path] = file.identity
-        deletedLive[path] = nil
+        positions.followed(path)
         events.report(.following(path: path, offset: offset))
         try readFollowedBacklog(file, from: offset)
         try read(file)
@@ -173,7 +173,7 @@ extension Tailer {
     func close(_ file: TailedFile, reason: String) throws(SinkError) {
         file.lifecycle.close()
         try file.finish(emit)
-        remember(file.source?.fingerprint, under: file.followPath)
+        seen.remember(file.source?.fingerprint, under: file.followPath)
         releaseDrainWatch(of: file)
         file.close()
         files[file.identity] = nil
@@ -197,7 +197,7 @@ extension Tailer {
             }
             // Parked at its resume offset: a held line or pending entry is read again on reopening, not
             // emitted now. A file with nothing delivered yet simply starts again from 0.
-            if let checkpoint = file.checkpoint() { parked[file.followPath] = checkpoint }
+            if let checkpoint = file.checkpoint() { positions.park(checkpoint, at: file.followPath) }
             file.lifecycle.park()
             file.close()
             files[file.identity] = nil

@@ -37,7 +37,7 @@ extension Tailer {
         for checkpoint in checkpoints { offsets[checkpoint.fingerprint] = checkpoint.offset }
         for index in chain.indices.reversed() {
             fingerprints[index] = Fingerprinter.ofFile(chain[index])
-            remember(fingerprints[index], under: path)
+            seen.remember(fingerprints[index], under: path)
             // Where reading starts: the oldest member holding a checkpoint or read by an earlier look (if
             // retention removed the checkpointed one meanwhile, the members after what was read still follow).
             if let fp = fingerprints[index], offsets[fp] != nil || progress.delivered.contains(fp) { start = index }

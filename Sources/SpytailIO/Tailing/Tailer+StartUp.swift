@@ -9,10 +9,12 @@ extension Tailer {
     func startUp() throws(SinkError) {
         let (checkpoints, problem) = checkpointer.load()
         if let problem { report(.checkpointsUnusable(problem)) }
-        try rewatch()
-        watcher?.watch(Paths.parent(of: configFile.path))
+        rewatch()
         guard state != .disabled else {
-            parked = Dictionary(checkpoints.map { ($0.path, $0) }, uniquingKeysWith: { $0.offset < $1.offset ? $0 : $1 })
+            // Parked as they are; of two for one path, the one behind (so nothing is skipped on enabling).
+            for checkpoint in checkpoints where positions.parked[checkpoint.path].map({ $0.offset >= checkpoint.offset }) ?? true {
+                positions.park(checkpoint, at: checkpoint.path)
+            }
             return
         }
         for (path, group) in Dictionary(grouping: checkpoints, by: \.path).sorted(by: { $0.key < $1.key }) {
@@ -26,7 +28,7 @@ extension Tailer {
                 if source.startAt == .end && !known {
                     // The history is skipped, and known: a copy renamed later is not new content.
                     for member in discovery.rotatedChain(of: path, source: source, listings: listings) {
-                        remember(Fingerprinter.ofFile(member), under: path)
+                        seen.remember(Fingerprinter.ofFile(member), under: path)
                     }
                     try followAtEnd(path)
                 } else {
@@ -37,7 +39,7 @@ extension Tailer {
         }
         // Once more per folder: names that match but cannot be read (a directory, a symlink loop) are
         // reported now rather than silently skipped.
-        for directory in watched.sorted() { try reconcileDirectory(directory) }
+        for directory in watches.wanted.sorted() { try reconcileDirectory(directory) }
         try commit(durable: true)
     }
 

@@ -2,10 +2,9 @@ import Glibc
 import SpytailCore
 
 /// What the run shows its observers (`RunTelemetry`): recent entries after every batch, the counters and the
-/// files table at most every `publishInterval`, a heartbeat while it turns over (also inside a backlog).
+/// files table at most every `TelemetryPublisher.interval`, a heartbeat while it turns over (also inside a backlog).
 extension Tailer {
-    static var publishInterval: Duration { .milliseconds(250) }
-    static var heartbeatInterval: Duration { .seconds(2) }
+    var telemetry: RunTelemetry? { publisher?.telemetry }
 
     /// Gives the (new) pipeline a tap for viewers, while there can be viewers (the HTTP face listens).
     func attachTap() {
@@ -22,23 +21,17 @@ extension Tailer {
     }
 
     /// The source a live path belongs to (the first whose patterns take it), remembered.
-    func sourceName(of path: String) -> String {
-        if let name = sourceNames[path] { return name }
-        let name = config.sources.first { discovery.isLiveFile(path, of: $0) }?.name ?? config.sources.first?.name ?? "-"
-        if sourceNames.count > 100_000 { sourceNames = [:] }
-        sourceNames[path] = name
-        return name
-    }
-
     func countRead(_ path: String, bytes: Int64, lines: Int) {
-        guard telemetry != nil else { return }
-        tallies.read(source: sourceName(of: path), bytes: bytes, lines: lines)
+        let (sources, discovery) = (config.sources, discovery)
+        guard let source = publisher?.sourceName(of: path, lookUp: {
+            sources.first { discovery.isLiveFile(path, of: $0) }?.name ?? sources.first?.name ?? "-"
+        }) else { return }
+        publisher?.countRead(source: source, bytes: bytes, lines: lines)
     }
 
     /// A backlog's runner counted its own entries: they join the totals.
     func countBacklog(_ stats: PipelineStats) {
-        guard telemetry != nil else { return }
-        tallies.add(stats, vocabulary: configFile.compiled.rules.vocabulary)
+        publisher?.add(stats, vocabulary: configFile.compiled.rules.vocabulary)
     }
 
     /// The pipeline is about to be replaced: its counts join the totals.
@@ -55,17 +48,14 @@ extension Tailer {
         }
         if telemetry.collectsEntries != (pipeline.tap != nil) { attachTap() }  // the face started or stopped
         let now = uptime
-        // A state change is shown at once (`POST /api/state` waits for it); the rest at most every interval.
-        guard force || state != publishedState || now - lastPublish >= Self.publishInterval else {
+        guard publisher?.due(at: now, state: state, force: force) == true else {
             telemetry.beat()
             return
         }
-        lastPublish = now
-        publishedState = state
         telemetry.recent.nudge()  // viewers look at the state and keep their connection alive
-        let totals = tallies.adding(pipeline.statistics, vocabulary: configFile.compiled.rules.vocabulary)
+        let totals = (publisher?.tallies ?? RunTallies()).adding(pipeline.statistics, vocabulary: configFile.compiled.rules.vocabulary)
         let rows = fileRows()
-        let (state, watches, open) = (self.state, watched.count, files.count)
+        let (state, watches, open) = (self.state, watches.wanted.count, files.count)
         let outputNames = configuration.outputs.map { $0.writer.name }
         let acknowledged = configuration.outputs.map { $0.delivery.map { (taken: $0.ledger.taken, acknowledged: $0.ledger.acknowledged) } }
         let saved = checkpointer.lastSavedAt.map { RunTelemetry.monotonicSeconds() - (now - $0).seconds }
@@ -103,7 +93,7 @@ extension Tailer {
             rows.append(.init(path: file.lifecycle.isFollowed ? file.followPath : "\(file.followPath) (rotated)",
                               offset: file.resumeOffset, size: size, status: status))
         }
-        for (path, checkpoint) in parked {
+        for (path, checkpoint) in positions.parked {
             rows.append(.init(path: path, offset: checkpoint.offset, size: Syscall.stat(path).map { Int64($0.st_size) } ?? 0,
                               status: "parked"))
         }

@@ -8,8 +8,8 @@ extension Tailer {
         var deadlines = files.values.compactMap { $0.lifecycle.nextDeadline(settings: settings, hasPendingEntry: $0.hasPendingEntry) }
         if let sync = checkpointer.nextSync(settings: settings) { deadlines.append(sync) }
         if let retry = condition.nextDeadline(settings: settings) { deadlines.append(retry) }
-        if watcher == nil || !failedWatches.isEmpty { deadlines.append(lastPoll + settings.pollInterval) }
-        if telemetry != nil { deadlines.append(uptime + Self.heartbeatInterval) }  // `/healthz` sees the loop turn
+        if let poll = watches.nextPoll(every: settings.pollInterval) { deadlines.append(poll) }
+        if telemetry != nil { deadlines.append(uptime + TelemetryPublisher.heartbeat) }  // `/healthz` sees the loop turn
         guard let next = deadlines.min() else { return nil }
         return max(.zero, next - uptime) + .milliseconds(1)
     }
@@ -31,9 +31,6 @@ extension Tailer {
                 if file.lifecycle.quietAfterReading(bytes, at: now) { try retire(file) }
             }
         }
-        if (watcher == nil || !failedWatches.isEmpty) && now - lastPoll >= settings.pollInterval {
-            lastPoll = now
-            try pollUnwatched()
-        }
+        if watches.pollDue(at: now, every: settings.pollInterval) { try pollUnwatched() }
     }
 }

@@ -23,7 +23,7 @@ extension Tailer {
         guard state != .disabled, !pipeline.isStalled else { return }
         for copy in unseenCopies(chain, through: index, under: live, newestAlone: newestAlone) {
             events.report(.following(path: copy.path, offset: 0))
-            remember(copy.fingerprint, under: live)
+            seen.remember(copy.fingerprint, under: live)
             try catchUp(copy.path, from: 0, fingerprint: copy.fingerprint, as: live)
         }
     }
@@ -36,7 +36,7 @@ extension Tailer {
     /// `damaged` gap.
     func catchUpUnseenRotations() throws(SinkError) {
         // Only chains with a seen copy count here, so only the folders of live paths seen in this run.
-        let parents = Set((Array(seenContents.keys) + Array(byPath.keys) + Array(parked.keys)).map(Paths.parent))
+        let parents = Set((Array(seen.paths) + Array(byPath.keys) + Array(positions.parked.keys)).map(Paths.parent))
         var folders = Set<String>()
         for source in config.sources where source.rotated {
             // A chain's folders depend on the live path's folder only: any name there stands for all of them.
@@ -106,17 +106,8 @@ extension Tailer {
 
     /// Whether content with `fingerprint` was seen under `live`: remembered, or open now.
     func hasSeen(_ fingerprint: Fingerprint, under live: String) -> Bool {
-        if seenContents[live]?.contains(fingerprint) == true { return true }
+        if seen.contains(fingerprint, under: live) { return true }
         return files.values.contains { $0.followPath == live && $0.source?.fingerprint == fingerprint }
-            || retired.values.contains { $0.checkpoint.path == live && $0.checkpoint.fingerprint == fingerprint }
-    }
-
-    func remember(_ fingerprint: Fingerprint?, under live: String) {
-        guard let fingerprint else { return }
-        var seen = seenContents[live, default: []]
-        guard !seen.contains(fingerprint) else { return }
-        seen.append(fingerprint)
-        if seen.count > 256 { seen.removeFirst(seen.count - 256) }
-        seenContents[live] = seen
+            || positions.retiredHolds(fingerprint, under: live)
     }
 }

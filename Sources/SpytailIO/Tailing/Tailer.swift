@@ -17,7 +17,8 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     let checkpointer: Checkpointer
     public let inbox = BlockingQueue<RunEvent>()
     let makeFileEvents: FileEventsFactory
-    var watcher: (any FileEvents)?
+    /// The folders watched (through the file-event source made at `run()`), held and polled.
+    var watches = DirectoryWatches(watcher: nil)
     /// The clock moves by hand (a test): wait for events or its moves, never for real time.
     let waitsOnClock: Bool
 
@@ -26,29 +27,15 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     var state: SpyState
     var condition = RunCondition()
 
-    /// Open files by identity; live paths to the identity followed there; files closed under the cap.
+    /// Open files by identity; live paths to the identity followed there.
     var files: [FileIdentity: TailedFile] = [:]
     var byPath: [String: FileIdentity] = [:]
-    var parked: [String: Checkpoint] = [:]
-    /// Rotated-away files read to their end and closed while quiet, by identity: read again if they grow.
-    var retired: [FileIdentity: RetiredFile] = [:]
-    var retiredCount = 0
-    /// Live paths whose file was deleted (read to its end) and where nothing is followed yet: the content's
-    /// place, checkpointed as drained, so that a restart before the next file appears resumes the path's chain
-    /// (a copy-and-delete rotator's gzip holds that content) instead of reading it as a first start would.
-    /// Dropped once a file is followed there; bounded like `retired` (by `retiredCount` order).
-    var deletedLive: [String: (checkpoint: Checkpoint, order: Int)] = [:]
-    /// Contents (first-line fingerprints) seen under each live path in this run, the newest last (bounded).
-    var seenContents: [String: [Fingerprint]] = [:]
+    /// Positions of the files without a descriptor: parked, retired, deleted live files.
+    var positions = KeptPositions()
+    /// Contents seen under each live path in this run.
+    var seen = SeenContents()
     /// The newest rotated copy of each chain as last looked at without an arrival event, and its fingerprint.
     var newestCopies: [String: (stamp: FileStamp, fingerprint: Fingerprint?)] = [:]
-    var watched: Set<String> = []
-    /// Folders watched only because a drained or retired file sits there now, with how many do.
-    var drainWatches: [String: Int] = [:]
-    /// Folders inotify could not watch (looked at every `pollInterval` instead), and those already reported.
-    var failedWatches: Set<String> = []
-    var reportedWatchFailures: Set<String> = []
-    var lastPoll: Duration = .zero
     /// The config file as last loaded, to notice a change without inotify.
     var configStamp: FileStamp?
     /// Live paths already reported as unreadable.
@@ -57,11 +44,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     var deferred: [RunEvent] = []
     let buffer: UnsafeMutableRawBufferPointer
     /// Observers' window (the HTTP face), when there is one; and what it is shown.
-    let telemetry: RunTelemetry?
-    var tallies = RunTallies()
-    var sourceNames: [String: String] = [:]
-    var lastPublish: Duration = .zero
-    var publishedState: SpyState?
+    var publisher: TelemetryPublisher?
     /// Asked before a reloaded config is taken (the HTTP face rebinds); a reason refuses the reload.
     public var onReload: ((ConfigFile) -> String?)?
     /// Opens network outputs (nil: a config with one is refused when its outputs open).
@@ -88,7 +71,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         configuration = try RunConfiguration(configFile, remote: remote)
         state = configFile.config.state
         buffer = .allocate(byteCount: 256 * 1024, alignment: 64)
-        self.telemetry = telemetry
+        publisher = telemetry.map(TelemetryPublisher.init)
         attachTap()
         let inbox = self.inbox
         telemetry?.onRequest { inbox.push(.request($0)) }
@@ -111,7 +94,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     public func run() throws(SinkError) {
         let inbox = self.inbox
         do {
-            watcher = try makeFileEvents { event in inbox.push(.watch(event)) }
+            watches = DirectoryWatches(watcher: try makeFileEvents { event in inbox.push(.watch(event)) })
         } catch {
             report(.inotifyUnavailable(reason: "\(error)", pollSeconds: settings.pollInterval.components.seconds))
         }
@@ -120,7 +103,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         do {
             try loop()
         } catch {
-            watcher?.stop(waiting: false)
+            watches.watcher?.stop(waiting: false)
             configuration.stopDeliveries()
             if let problem = checkpointer.saveDelivered() { report(.checkpointSaveFailed(problem)) }
             throw error
@@ -134,7 +117,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
             stall(error)  // what start-up did not get to is picked up when the output drains
         }
         publishTelemetry(force: true)
-        watcher?.start()
+        watches.watcher?.start()
         while true {
             var batch: [RunEvent] = []
             if !deferred.isEmpty {
@@ -195,7 +178,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
                 } else if kind == .modified, let name {
                     paths.insert(Paths.join(directory, name))
                 } else {
-                    if kind == .directoryCreated || kind == .directoryGone { try rewatch() }
+                    if kind == .directoryCreated || kind == .directoryGone { rewatch() }
                     if kind == .arrived, let name { arrived.insert(Paths.join(directory, name)) }
                     directories.insert(directory)
                 }

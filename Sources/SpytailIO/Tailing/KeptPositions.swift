@@ -1,0 +1,80 @@
+import SpytailCore
+
+/// Where reading stands for the files `run` holds no descriptor for, each checkpointed like an open one:
+/// - *parked* live files (closed under `maxOpenFiles`, or while disabled), by live path: reopened there;
+/// - *retired* rotated-away files, read to their end and closed while quiet, by identity: read again if they
+///   grow, now or after a restart;
+/// - *deleted* live files (read to their end) where nothing is followed yet, by live path: checkpointed as
+///   drained, so that a restart before the next file appears resumes the path's chain (a copy-and-delete
+///   rotator's gzip holds that content) instead of reading it as a first start would.
+/// Retired and deleted positions are bounded, the oldest forgotten first; parked ones are live files.
+struct KeptPositions {
+    private(set) var parked: [String: Checkpoint] = [:]
+    private(set) var retired: [FileIdentity: RetiredFile] = [:]
+    private var deleted: [String: (checkpoint: Checkpoint, order: Int)] = [:]
+    /// One sequence for retired and deleted positions: the order they were kept in.
+    private var order = 0
+
+    /// Every kept position, for the checkpoints.
+    var checkpoints: [Checkpoint] {
+        Array(parked.values) + retired.values.map(\.checkpoint) + deleted.values.map(\.checkpoint)
+    }
+
+    // MARK: parked
+
+    mutating func park(_ checkpoint: Checkpoint, at path: String) { parked[path] = checkpoint }
+
+    /// The parked position at `path`, no longer kept.
+    mutating func unpark(_ path: String) -> Checkpoint? { parked.removeValue(forKey: path) }
+
+    /// Every parked position, by path, no longer kept.
+    mutating func unparkAll() -> [(path: String, checkpoint: Checkpoint)] {
+        defer { parked = [:] }
+        return parked.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    // MARK: retired
+
+    /// Keeps a rotated-away file's position (marked drained); returns the oldest retired file when the bound
+    /// made room by forgetting it (its folder hold is the caller's to release).
+    mutating func retire(_ checkpoint: Checkpoint, at currentPath: String, watch: String?, limit: Int) -> RetiredFile? {
+        var checkpoint = checkpoint
+        checkpoint.drained = true
+        order += 1
+        retired[checkpoint.identity] = RetiredFile(checkpoint: checkpoint, currentPath: currentPath, watch: watch, order: order)
+        guard retired.count > limit, let oldest = retired.min(by: { $0.value.order < $1.value.order }) else { return nil }
+        return retired.removeValue(forKey: oldest.key)
+    }
+
+    /// Forgets a retired file; returns it when there was one.
+    mutating func forgetRetired(_ identity: FileIdentity) -> RetiredFile? { retired.removeValue(forKey: identity) }
+
+    /// Whether content with `fingerprint`, followed under `live`, was retired.
+    func retiredHolds(_ fingerprint: Fingerprint, under live: String) -> Bool {
+        retired.values.contains { $0.checkpoint.path == live && $0.checkpoint.fingerprint == fingerprint }
+    }
+
+    // MARK: deleted
+
+    /// The live file followed at `checkpoint.path` was deleted: keeps where its content ended (drained).
+    mutating func noteDeleted(_ checkpoint: Checkpoint, limit: Int) {
+        var checkpoint = checkpoint
+        checkpoint.drained = true
+        order += 1
+        deleted[checkpoint.path] = (checkpoint, order)
+        if deleted.count > limit, let oldest = deleted.min(by: { $0.value.order < $1.value.order }) {
+            deleted[oldest.key] = nil
+        }
+    }
+
+    /// A file is followed at `path` again: its checkpoint speaks for the path now.
+    mutating func followed(_ path: String) { deleted[path] = nil }
+
+    // MARK: reload
+
+    /// A reloaded config matches fewer live paths: their parked and deleted positions are dropped.
+    mutating func keep(where isLive: (String) -> Bool) {
+        parked = parked.filter { isLive($0.key) }
+        deleted = deleted.filter { isLive($0.key) }
+    }
+}
