@@ -11,72 +11,53 @@ extension Tailer {
         // A rotation that runs between looking at a name and opening it moves the content: look again, for
         // as long as each look reads more of the chain (a slow reader behind a fast rotator catches up
         // member by member); only three looks in a row that read nothing give up.
-        var progress = ResumeProgress()
+        var resume = ChainResume(checkpoints)
         var fruitless = 0
         while fruitless < 3 {
-            let before = progress.delivered.count
-            if try resumeOnce(path, from: checkpoints, progress: &progress) { return }
-            fruitless = progress.delivered.count > before ? 0 : fruitless + 1
+            let before = resume.delivered.count
+            if try resumeOnce(path, &resume) { return }
+            fruitless = resume.delivered.count > before ? 0 : fruitless + 1
         }
         report(.chainKeptChanging(path: path))
         try follow(path, from: 0, fingerprint: nil)
     }
 
-    /// What earlier looks at a chain did: contents read to their end (not again), vanished ones said.
-    struct ResumeProgress {
-        var delivered = Set<Fingerprint>()
-        var vanishedSaid = Set<Fingerprint>()
-    }
-
-    /// One attempt; false when a name looked at no longer held its content when opened (nothing was emitted from it).
-    private func resumeOnce(_ path: String, from checkpoints: [Checkpoint], progress: inout ResumeProgress) throws(SinkError) -> Bool {
+    /// One look at the chain, carried out as `ChainResume` plans it; false when a member no longer held its
+    /// content when opened (nothing was emitted from it).
+    private func resumeOnce(_ path: String, _ resume: inout ChainResume) throws(SinkError) -> Bool {
         let chain = discovery.rotatedCopies(of: path, source: source(of: path)) + (Syscall.stat(path) != nil ? [path] : [])
-        var fingerprints: [Fingerprint?] = chain.map { _ in nil }
-        var start: Int?
-        var offsets: [Fingerprint: Int64] = [:]
-        for checkpoint in checkpoints { offsets[checkpoint.fingerprint] = checkpoint.offset }
-        for index in chain.indices.reversed() {
-            fingerprints[index] = Fingerprinter.ofFile(chain[index])
-            seen.remember(fingerprints[index], under: path)
-            // Where reading starts: the oldest member holding a checkpoint or read by an earlier look (if
-            // retention removed the checkpointed one meanwhile, the members after what was read still follow).
-            if let fp = fingerprints[index], offsets[fp] != nil || progress.delivered.contains(fp) { start = index }
+        let members = chain.map { ChainResume.Member(fingerprint: Fingerprinter.ofFile($0), isLive: $0 == path) }
+        for member in members.reversed() { seen.remember(member.fingerprint, under: path) }
+        let plan = resume.plan(members, isPlain: { FileOpener.isPlain(chain[$0]) })
+        for lost in plan.vanished {
+            try reportGap(GapReport(file: SourceFile(path: path, fingerprint: lost.fingerprint), offset: lost.offset, bytes: nil,
+                                    reason: .vanished))
         }
-        // A drained file was read to its end when it went quiet: gone now, nothing of it was lost.
-        for checkpoint in checkpoints where !fingerprints.contains(checkpoint.fingerprint) && !checkpoint.drained
-            && !progress.delivered.contains(checkpoint.fingerprint) {
-            guard progress.vanishedSaid.insert(checkpoint.fingerprint).inserted else { continue }
-            let file = SourceFile(path: path, fingerprint: checkpoint.fingerprint)
-            try reportGap(GapReport(file: file, offset: checkpoint.offset, bytes: nil, reason: .vanished))
-        }
-        guard let start else {
+        if plan.startsFresh {
             if Syscall.stat(path) != nil { try follow(path, from: 0, fingerprint: nil) }
             return true
         }
-        for index in start..<chain.count {
-            // Both forms of one rotation may exist (compression under way): read each content once.
-            if let fp = fingerprints[index], chain[index] != path, progress.delivered.contains(fp) { continue }
-            let offset = fingerprints[index].flatMap { offsets[$0] } ?? 0
-            if chain[index] == path {
+        for step in plan.steps {
+            switch step {
+            case .follow(let index, let offset, let saved):
                 // Same first line, but rewritten in place since (the bytes before the offset differ): the
                 // saved position means nothing there any more; read it whole and say so.
-                if offset > 0, let checkpoint = checkpoints.first(where: { $0.fingerprint == fingerprints[index] }),
-                   !Self.tailMatches(path, checkpoint) {
+                if let saved, !Self.tailMatches(path, saved) {
                     report(.rewrittenInPlace(path: path, offset: offset))
                     try follow(path, from: 0, fingerprint: nil)
                     continue
                 }
-                guard try follow(path, from: offset, fingerprint: fingerprints[index]) else { return false }
-            } else if let fp = fingerprints[index], offsets[fp] != nil, FileOpener.isPlain(chain[index]) {
-                // A rotated copy we were draining (or had retired): its writer may still be appending.
-                guard try drain(chain[index], from: offset, fingerprint: fp, as: path) else { return false }
-                progress.delivered.insert(fp)
-            } else {
-                guard try catchUp(chain[index], from: offset, fingerprint: fingerprints[index], as: path) != nil else { return false }
-                if let fp = fingerprints[index] { progress.delivered.insert(fp) }
+                guard try follow(path, from: offset, fingerprint: members[index].fingerprint) else { return false }
+            case .drain(let index, let offset, let fingerprint):
+                guard try drain(chain[index], from: offset, fingerprint: fingerprint, as: path) else { return false }
+                resume.read(fingerprint)
+            case .catchUp(let index, let offset):
+                let fingerprint = members[index].fingerprint
+                guard try catchUp(chain[index], from: offset, fingerprint: fingerprint, as: path) != nil else { return false }
+                if let fingerprint { resume.read(fingerprint) }
             }
         }
-        if chain.last != path { try reconcilePath(path) }
+        if plan.looksAtLiveFile { try reconcilePath(path) }
         return true
     }
 

@@ -1,0 +1,98 @@
+/// Resuming the content saved under one live path (after a restart, when enabled again, or when a parked
+/// file gets an event): each checkpoint's content is found again by its fingerprint in the path's rotated
+/// chain, read from its offset, every newer member read whole, and the live file followed.
+///
+/// A rotation that runs between looking at a name and opening it moves the content, so the driver may look
+/// at the chain several times; this value remembers across looks what was read to its end (not read again)
+/// and which lost contents were already said. Each look is planned here, without I/O; the driver opens,
+/// reads and follows as the plan says, and stops at the first member that no longer holds its content.
+public struct ChainResume: Sendable {
+    /// One member of the chain as looked at now, oldest first; the live file, when it exists, last.
+    public struct Member: Sendable, Equatable {
+        public var fingerprint: Fingerprint?
+        public var isLive: Bool
+
+        public init(fingerprint: Fingerprint?, isLive: Bool) {
+            self.fingerprint = fingerprint
+            self.isLive = isLive
+        }
+    }
+
+    /// How a member is read.
+    public enum Step: Sendable, Equatable {
+        /// The live file, followed from `offset`; `saved` is its checkpoint, whose tail the driver checks
+        /// (rewritten in place since: followed from 0 instead, and said).
+        case follow(member: Int, offset: Int64, saved: Checkpoint?)
+        /// A plain rotated copy that was being drained or was retired: its writer may still append.
+        case drain(member: Int, offset: Int64, fingerprint: Fingerprint)
+        /// A rotated member read whole from `offset` (plain or gzip).
+        case catchUp(member: Int, offset: Int64)
+    }
+
+    /// What one look at the chain leads to.
+    public struct Plan: Sendable, Equatable {
+        /// Checkpointed content found nowhere in the chain, not drained: lost, said as a `vanished` gap.
+        public var vanished: [Checkpoint] = []
+        /// No member holds known content: the live file (if any) is followed from its start.
+        public var startsFresh = false
+        public var steps: [Step] = []
+        /// The live file is not the chain's newest member (it is gone): looked at again after the steps.
+        public var looksAtLiveFile = false
+
+        public init(vanished: [Checkpoint] = [], startsFresh: Bool = false, steps: [Step] = [], looksAtLiveFile: Bool = false) {
+            self.vanished = vanished
+            self.startsFresh = startsFresh
+            self.steps = steps
+            self.looksAtLiveFile = looksAtLiveFile
+        }
+    }
+
+    public let checkpoints: [Checkpoint]
+    /// Contents read to their end by earlier looks.
+    public private(set) var delivered = Set<Fingerprint>()
+    private var vanishedSaid = Set<Fingerprint>()
+
+    public init(_ checkpoints: [Checkpoint]) { self.checkpoints = checkpoints }
+
+    /// Plans one look at `members`. `isPlain(i)` tells whether member `i` is a plain file (asked only of
+    /// checkpointed rotated members).
+    public mutating func plan(_ members: [Member], isPlain: (Int) -> Bool) -> Plan {
+        var plan = Plan()
+        let offsets = Dictionary(checkpoints.map { ($0.fingerprint, $0.offset) }, uniquingKeysWith: { _, last in last })
+        let present = Set(members.compactMap(\.fingerprint))
+        // A drained file was read to its end when it went quiet: gone now, nothing of it was lost.
+        for checkpoint in checkpoints where !present.contains(checkpoint.fingerprint) && !checkpoint.drained
+            && !delivered.contains(checkpoint.fingerprint) && vanishedSaid.insert(checkpoint.fingerprint).inserted {
+            plan.vanished.append(checkpoint)
+        }
+        // Reading starts at the oldest member holding a checkpoint or read by an earlier look (if retention
+        // removed the checkpointed one meanwhile, the members after what was read still follow).
+        guard let start = members.firstIndex(where: { $0.fingerprint.map { offsets[$0] != nil || delivered.contains($0) } ?? false })
+        else {
+            plan.startsFresh = true
+            return plan
+        }
+        var planned = delivered
+        for index in start..<members.count {
+            let member = members[index]
+            // Both forms of one rotation may exist (compression under way): each content is read once.
+            if let fp = member.fingerprint, !member.isLive, planned.contains(fp) { continue }
+            let offset = member.fingerprint.flatMap { offsets[$0] } ?? 0
+            if member.isLive {
+                plan.steps.append(.follow(member: index, offset: offset,
+                                          saved: offset > 0 ? checkpoints.first { $0.fingerprint == member.fingerprint } : nil))
+            } else if let fp = member.fingerprint, offsets[fp] != nil, isPlain(index) {
+                plan.steps.append(.drain(member: index, offset: offset, fingerprint: fp))
+                planned.insert(fp)
+            } else {
+                plan.steps.append(.catchUp(member: index, offset: offset))
+                if let fp = member.fingerprint { planned.insert(fp) }
+            }
+        }
+        plan.looksAtLiveFile = members.last?.isLive != true
+        return plan
+    }
+
+    /// A member's content was read to its end: a later look does not read it again.
+    public mutating func read(_ fingerprint: Fingerprint) { delivered.insert(fingerprint) }
+}

@@ -1,0 +1,92 @@
+import Testing
+import SpytailCore
+
+/// How the content saved under a live path is found again in its rotated chain: every case the restart
+/// tests cover end to end, planned here without files.
+struct ChainResumeTests {
+    static let a = Fingerprint(value: 0xA), b = Fingerprint(value: 0xB), c = Fingerprint(value: 0xC)
+
+    static func saved(_ fingerprint: Fingerprint, at offset: Int64, drained: Bool = false) -> Checkpoint {
+        var checkpoint = Checkpoint(path: "/l/app.log", identity: FileIdentity(device: 1, inode: fingerprint.value),
+                                    fingerprint: fingerprint, offset: offset, tailHash: 0)
+        checkpoint.drained = drained
+        return checkpoint
+    }
+
+    static func copy(_ fingerprint: Fingerprint?) -> ChainResume.Member { .init(fingerprint: fingerprint, isLive: false) }
+    static func live(_ fingerprint: Fingerprint?) -> ChainResume.Member { .init(fingerprint: fingerprint, isLive: true) }
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let saved: [Checkpoint]
+        let members: [ChainResume.Member]
+        /// Which members are plain files (the others gzip).
+        var plain: Set<Int> = []
+        let plan: ChainResume.Plan
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "nothing rotated: the live file from its offset", saved: [saved(a, at: 100)], members: [live(a)],
+             plan: .init(steps: [.follow(member: 0, offset: 100, saved: saved(a, at: 100))])),
+        Case(name: "live file at offset 0: no tail to check", saved: [saved(a, at: 0)], members: [live(a)],
+             plan: .init(steps: [.follow(member: 0, offset: 0, saved: nil)])),
+        Case(name: "renamed once, plain copy: drained from the offset, then the new live file", saved: [saved(a, at: 100)],
+             members: [copy(a), live(b)], plain: [0],
+             plan: .init(steps: [.drain(member: 0, offset: 100, fingerprint: a), .follow(member: 1, offset: 0, saved: nil)])),
+        Case(name: "renamed and compressed: caught up from the offset", saved: [saved(a, at: 100)],
+             members: [copy(a), live(b)],
+             plan: .init(steps: [.catchUp(member: 0, offset: 100), .follow(member: 1, offset: 0, saved: nil)])),
+        Case(name: "two rotations while stopped: the newer copy whole", saved: [saved(a, at: 100)],
+             members: [copy(a), copy(b), live(c)], plain: [1],
+             plan: .init(steps: [.catchUp(member: 0, offset: 100), .catchUp(member: 1, offset: 0), .follow(member: 2, offset: 0, saved: nil)])),
+        Case(name: "older history before the checkpointed member is not read", saved: [saved(b, at: 5)],
+             members: [copy(a), copy(b), live(c)],
+             plan: .init(steps: [.catchUp(member: 1, offset: 5), .follow(member: 2, offset: 0, saved: nil)])),
+        Case(name: "both forms of one rotation: its content read once", saved: [saved(a, at: 100)],
+             members: [copy(a), copy(a), live(b)], plain: [0],
+             plan: .init(steps: [.drain(member: 0, offset: 100, fingerprint: a), .follow(member: 2, offset: 0, saved: nil)])),
+        Case(name: "the checkpointed content is gone: vanished, the live file from its start", saved: [saved(a, at: 100)],
+             members: [copy(b), live(c)],
+             plan: .init(vanished: [saved(a, at: 100)], startsFresh: true)),
+        Case(name: "a drained file gone: nothing lost", saved: [saved(a, at: 100, drained: true)], members: [live(c)],
+             plan: .init(startsFresh: true)),
+        Case(name: "the live file is gone: its copy, then a look at the live path", saved: [saved(a, at: 100)],
+             members: [copy(a)],
+             plan: .init(steps: [.catchUp(member: 0, offset: 100)], looksAtLiveFile: true)),
+        Case(name: "a member without a complete first line yet is read whole", saved: [saved(a, at: 100)],
+             members: [copy(a), copy(nil), live(c)],
+             plan: .init(steps: [.catchUp(member: 0, offset: 100), .catchUp(member: 1, offset: 0), .follow(member: 2, offset: 0, saved: nil)])),
+        Case(name: "nothing at all", saved: [], members: [], plan: .init(startsFresh: true)),
+    ]
+
+    @Test(arguments: cases)
+    func aLookIsPlanned(_ c: Case) {
+        var resume = ChainResume(c.saved)
+        #expect(resume.plan(c.members, isPlain: { c.plain.contains($0) }) == c.plan)
+    }
+
+    @Test func plainnessIsAskedOnlyOfCheckpointedCopies() {
+        var resume = ChainResume([Self.saved(Self.b, at: 7)])
+        var asked: [Int] = []
+        _ = resume.plan([Self.copy(Self.a), Self.copy(Self.b), Self.copy(Self.c), Self.live(nil)], isPlain: { asked.append($0); return true })
+        #expect(asked == [1])
+    }
+
+    /// A rotation between the look and the open: the driver looks again; what it read is not read again,
+    /// and a lost content is said once.
+    @Test func laterLooksSkipWhatWasReadAndSayALossOnce() {
+        let lost = Fingerprint(value: 0xD)
+        var resume = ChainResume([Self.saved(Self.a, at: 100), Self.saved(lost, at: 9)])
+        let first = resume.plan([Self.copy(Self.a), Self.live(Self.b)], isPlain: { _ in false })
+        #expect(first.vanished == [Self.saved(lost, at: 9)])
+        resume.read(Self.a)  // caught up; then following b failed: b was rotated meanwhile
+        let second = resume.plan([Self.copy(Self.a), Self.copy(Self.b), Self.live(Self.c)], isPlain: { _ in false })
+        #expect(second.vanished.isEmpty)
+        #expect(second.steps == [.catchUp(member: 1, offset: 0), .follow(member: 2, offset: 0, saved: nil)])
+        resume.read(Self.b)
+        // Retention removed the checkpointed member meanwhile: reading still starts after what was read.
+        let third = resume.plan([Self.copy(Self.b), Self.live(Self.c)], isPlain: { _ in false })
+        #expect(third == .init(steps: [.follow(member: 1, offset: 0, saved: nil)]))
+    }
+}
