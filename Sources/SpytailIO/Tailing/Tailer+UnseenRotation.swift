@@ -12,7 +12,7 @@ extension Tailer {
     /// that went by unseen when it is the newest copy; without that news (a bulk look) a chain with no seen
     /// copy is history and is left alone.
     func catchUpUnseenRotation(_ path: String, arrived: Bool = true) throws(SinkError) {
-        guard let (live, source) = liveFile(ofCopy: path) else { return }
+        guard let (live, source) = copyOwners.liveFile(ofCopy: path) else { return }
         let chain = discovery.rotatedChain(of: live, source: source)
         guard let index = chain.lastIndex(of: path) else { return }
         try catchUpUnseen(chain, through: index, under: live, newestAlone: arrived)
@@ -37,23 +37,9 @@ extension Tailer {
     func catchUpUnseenRotations() throws(SinkError) {
         // Only chains with a seen copy count here, so only the folders of live paths seen in this run.
         let parents = Set((Array(seen.paths) + Array(byPath.keys) + Array(positions.parked.keys)).map(Paths.parent))
-        var folders = Set<String>()
-        for source in config.sources where source.rotated {
-            // A chain's folders depend on the live path's folder only: any name there stands for all of them.
-            for parent in parents { folders.formUnion(discovery.chainDirectories(of: Paths.join(parent, "-"), source: source)) }
-        }
-        var copies: [String: (source: SpytailConfig.Source, paths: [String])] = [:]
-        let followed = patternedCandidates()
-        for folder in folders.sorted() {
-            for name in Paths.names(in: folder) ?? [] {
-                let path = Paths.join(folder, name)
-                guard let (live, source) = liveFile(ofCopy: path, followed: followed) else { continue }
-                copies[live, default: (source, [])].paths.append(path)
-            }
-        }
+        let owners = copyOwners
         var looked: [String: (stamp: FileStamp, fingerprint: Fingerprint?)] = [:]
-        for (live, found) in copies.sorted(by: { $0.key < $1.key }) {
-            let chain = discovery.naming(for: found.source).chain(live: Paths.baseName(of: live), paths: found.paths)
+        for (live, chain) in owners.chains(in: owners.chainFolders(near: parents)) {
             guard let newest = chain.last, let stamp = FileStamp(newest) else { continue }
             // A poll without inotify comes back every 2 s: an unchanged copy is not opened (nor inflated) again.
             let fingerprint = newestCopies[newest].flatMap { $0.stamp == stamp ? $0.fingerprint : nil } ?? Fingerprinter.ofFile(newest)
@@ -80,28 +66,9 @@ extension Tailer {
         return [newest]
     }
 
-    /// The live files followed now, for a source's `rotatedPattern` (whose copies' names need not hold the
-    /// live name); none when no source has one.
-    func patternedCandidates() -> [String] {
-        config.sources.contains { $0.rotatedPattern != nil } ? byPath.keys.sorted() : []
-    }
-
-    /// The live file (and its source) whose rotated copy `path` is, in its folder or as its source's olddir.
-    func liveFile(ofCopy path: String, followed: [String]? = nil) -> (String, SpytailConfig.Source)? {
-        let name = Paths.baseName(of: path), directory = Paths.parent(of: path)
-        // By the built-in names: the live name is in the copy's name (the live file need not exist now).
-        var candidates = [directory, Paths.parent(of: directory)].compactMap { folder in
-            RotationName.liveName(of: name).map { Paths.join(folder, $0) }
-        }
-        candidates += followed ?? patternedCandidates()
-        for candidate in candidates {
-            guard let source = config.sources.first(where: { $0.rotated && discovery.isLiveFile(candidate, of: $0) }),
-                  discovery.chainDirectories(of: candidate, source: source).contains(directory),
-                  discovery.naming(for: source).parse(live: Paths.baseName(of: candidate), candidate: name) != nil
-            else { continue }
-            return (candidate, source)
-        }
-        return nil
+    /// Who owns a rotated copy, as the config and the files followed now say.
+    var copyOwners: CopyOwners {
+        CopyOwners(discovery: discovery, sources: config.sources, followed: { byPath.keys.sorted() })
     }
 
     /// Whether content with `fingerprint` was seen under `live`: remembered, or open now.
