@@ -148,51 +148,28 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         return { inbox.push(.delivery($0)) }
     }
 
-    func handle(_ batch: [RunEvent]) throws(SinkError) -> Outcome {
-        var directories = Set<String>(), paths = Set<String>(), arrived = Set<String>(), everything = false, reload = false
-        for event in batch {
-            switch event {
-            case .signal(SIGTERM), .signal(SIGINT):
-                return .stop
-            case .signal(SIGHUP):
-                reload = true
-            case .signal(SIGUSR1):
-                try toggleRecording()
-            case .request(.setState(let newState)):
-                try enter(newState)
-            case .request(.reload):
-                reload = true
-            case .delivery(.acknowledged):
-                if condition.isStalled { try retryStalledOutputs(now: true) }
-            case .delivery(.problem(let problem)):
-                report(problem)
-            case .signal, .clockAdvanced:
-                break  // timers are looked at after every batch
-            case .watch(.overflow):
-                everything = true
-            case .watch(.watchFailed(let directory, let errno)):
-                reportWatchFailure(directory, errno)
-            case .watch(.changed(let directory, let name, let kind)):
-                if directory == Paths.parent(of: configFile.path) && name == Paths.baseName(of: configFile.path) {
-                    reload = true
-                } else if kind == .modified, let name {
-                    paths.insert(Paths.join(directory, name))
-                } else {
-                    if kind == .directoryCreated || kind == .directoryGone { rewatch() }
-                    if kind == .arrived, let name { arrived.insert(Paths.join(directory, name)) }
-                    directories.insert(directory)
-                }
+    func handle(_ events: [RunEvent]) throws(SinkError) -> Outcome {
+        let batch = EventBatch(events, configPath: configFile.path)
+        for control in batch.controls {
+            switch control {
+            case .toggleRecording: try toggleRecording()
+            case .enter(let newState): try enter(newState)
+            case .acknowledged: if condition.isStalled { try retryStalledOutputs(now: true) }
+            case .report(let problem): report(problem)
+            case .watchRefused(let directory, let errno): reportWatchFailure(directory, errno)
+            case .rewatch: rewatch()
             }
         }
-        if reload { try reloadConfig() }
+        if batch.stops { return .stop }
+        if batch.reload { try reloadConfig() }
         guard state != .disabled else { return .goOn }
-        if everything {
+        if batch.everything {
             try reconcileEverything()
         } else {
-            for directory in directories { try reconcileDirectory(directory) }
-            for path in paths where !directories.contains(Paths.parent(of: path)) { try reconcilePath(path) }
+            for directory in batch.directories { try reconcileDirectory(directory) }
+            for path in batch.grown { try reconcilePath(path) }
         }
-        for path in arrived.sorted() { try catchUpUnseenRotation(path) }
+        for path in batch.arrived.sorted() { try catchUpUnseenRotation(path) }
         return .goOn
     }
 
