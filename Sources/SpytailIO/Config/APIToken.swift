@@ -24,17 +24,10 @@ public enum APIToken {
         return (token, .file(path))
     }
 
+    /// 128 random bits as 32 hex digits, from the system's secure generator (getrandom(2) on Linux).
     public static func random() -> String {
-        var bytes = [UInt8](repeating: 0, count: 16)
-        let fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
-        precondition(fd >= 0, "/dev/urandom cannot be opened")
-        defer { close(fd) }
-        var filled = 0
-        while filled < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            precondition(n > 0 || errno == EINTR, "/dev/urandom cannot be read")
-            if n > 0 { filled += n }
-        }
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         return bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 }
