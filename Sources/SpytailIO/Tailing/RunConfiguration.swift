@@ -20,6 +20,12 @@ struct RunConfiguration {
         settings = RunSettings(config: file.config)
     }
 
+    var sources: [SpytailConfig.Source] { file.config.sources }
+    var maxLineBytes: Int { file.config.parse.maxLineBytes }
+
+    /// The source a live path belongs to: the first whose patterns take it.
+    func source(ofLive path: String) -> SpytailConfig.Source? { sources.first { discovery.isLiveFile(path, of: $0) } }
+
     /// The outputs acknowledged later than written (network outputs).
     var deliveries: [any AcknowledgingOutput] { outputs.compactMap(\.delivery) }
     var ledgers: [DeliveryLedger] { deliveries.map(\.ledger) }

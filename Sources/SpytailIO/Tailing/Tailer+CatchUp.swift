@@ -19,7 +19,7 @@ extension Tailer {
             return try catchUpThroughBlocks(member, source, from: offset, fingerprint: fingerprint, as: livePath)
         }
         let file = SourceFile(path: livePath, fingerprint: fingerprint)
-        var stream = EntryStream(file: file, maxLineBytes: config.parse.maxLineBytes, continuation: pipeline.continuation,
+        var stream = EntryStream(file: file, maxLineBytes: configuration.maxLineBytes, continuation: pipeline.continuation,
                                  startOffset: offset)
         var position: Int64 = 0, delivered: Int64 = 0, damagedAt: Int64?
         var first = true

@@ -7,7 +7,7 @@ extension Tailer {
     /// old ones dropped).
     func rewatch() {
         var wanted: Set<String> = [Paths.parent(of: configFile.path)]
-        if state != .disabled { wanted.formUnion(config.sources.flatMap(discovery.watchDirectories)) }
+        if state != .disabled { wanted.formUnion(configuration.sources.flatMap(discovery.watchDirectories)) }
         watches.want(wanted)
     }
 
@@ -68,7 +68,7 @@ extension Tailer {
             events.report(.configRejected(error.description))
             return
         }
-        guard newFile.config != config else {
+        guard newFile.config != configFile.config else {
             events.report(.configUnchanged(path: newFile.path))
             return
         }

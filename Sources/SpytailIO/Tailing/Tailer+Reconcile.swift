@@ -7,7 +7,7 @@ extension Tailer {
     /// pause, a reload, the poll without inotify).
     func reconcileEverything() throws(SinkError) {
         for file in Array(files.values) where files[file.identity] != nil { try reconcile(file) }
-        for source in config.sources {
+        for source in configuration.sources {
             for path in discovery.liveFiles(for: source) { try reconcilePath(path) }
         }
         try catchUpUnseenRotations()
@@ -54,7 +54,7 @@ extension Tailer {
             return
         }
         guard byPath[path] == nil, isLive(path) else { return }
-        if let source = config.sources.first(where: { discovery.isLiveFile(path, of: $0) }),
+        if let source = configuration.source(ofLive: path),
            let target = discovery.escapingTarget(path, of: source) {
             warnOnce(path, "a symlink to \(target), outside the source's folder; not read (set \"followSymlinks\": true to allow)")
             return
@@ -77,7 +77,7 @@ extension Tailer {
         report(.unreadable(path: path, problem: message()))
     }
 
-    func isLive(_ path: String) -> Bool { config.sources.contains { discovery.isLiveFile(path, of: $0) } }
+    func isLive(_ path: String) -> Bool { configuration.source(ofLive: path) != nil }
 
     func reconcile(_ file: TailedFile) throws(SinkError) {
         // While an output is full nothing is decided: a deleted or rotated file stays open, unread bytes
@@ -144,7 +144,7 @@ extension Tailer {
         let file: TailedFile
         do {
             file = try TailedFile(path: path, followPath: livePath, offset: offset, fingerprint: fingerprint,
-                                  maxLineBytes: config.parse.maxLineBytes, continuation: pipeline.continuation, now: uptime)
+                                  maxLineBytes: configuration.maxLineBytes, continuation: pipeline.continuation, now: uptime)
         } catch {
             // Gone between the look and the open (a rotation): its deletion and the new file are events of their own.
             if case .open(let errno) = error.cause, errno.rawValue == ENOENT { return .notRead }

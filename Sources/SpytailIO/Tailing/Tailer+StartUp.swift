@@ -21,7 +21,7 @@ extension Tailer {
             try resume(path, from: group)
         }
         let listings = FolderListings()  // the skipped histories' folders, listed once for all their live files
-        for source in config.sources {
+        for source in configuration.sources {
             for path in discovery.liveFiles(for: source) where byPath[path] == nil {
                 guard Syscall.stat(path) != nil else { continue }
                 let known = checkpoints.contains { $0.path == path }
@@ -60,7 +60,7 @@ extension Tailer {
 
     /// The source `path` is a live file of; a source with the built-in names only when none is (any more).
     func source(of path: String) -> SpytailConfig.Source {
-        config.sources.first { discovery.isLiveFile(path, of: $0) } ?? SpytailConfig.Source(name: "", include: [])
+        configuration.source(ofLive: path) ?? SpytailConfig.Source(name: "", include: [])
     }
 
     /// Follows `path` from its end (aligned to the start of the line being written, so no half line).

@@ -22,9 +22,9 @@ extension Tailer {
 
     /// The source a live path belongs to (the first whose patterns take it), remembered.
     func countRead(_ path: String, bytes: Int64, lines: Int) {
-        let (sources, discovery) = (config.sources, discovery)
+        let configuration = self.configuration
         guard let source = publisher?.sourceName(of: path, lookUp: {
-            sources.first { discovery.isLiveFile(path, of: $0) }?.name ?? sources.first?.name ?? "-"
+            configuration.source(ofLive: path)?.name ?? configuration.sources.first?.name ?? "-"
         }) else { return }
         publisher?.countRead(source: source, bytes: bytes, lines: lines)
     }

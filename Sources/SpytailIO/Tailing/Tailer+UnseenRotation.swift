@@ -68,7 +68,7 @@ extension Tailer {
 
     /// Who owns a rotated copy, as the config and the files followed now say.
     var copyOwners: CopyOwners {
-        CopyOwners(discovery: discovery, sources: config.sources, followed: { byPath.keys.sorted() })
+        CopyOwners(discovery: discovery, sources: configuration.sources, followed: { byPath.keys.sorted() })
     }
 
     /// Whether content with `fingerprint` was seen under `live`: remembered, or open now.

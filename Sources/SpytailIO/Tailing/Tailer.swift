@@ -80,7 +80,6 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     deinit { buffer.deallocate() }
 
     var configFile: ConfigFile { configuration.file }
-    var config: SpytailConfig { configuration.file.config }
     var pipeline: EntryPipeline { configuration.pipeline }
     var discovery: PathDiscovery { configuration.discovery }
     var settings: RunSettings { configuration.settings }
