@@ -1,0 +1,107 @@
+import Glibc
+import SpytailCore
+
+/// Opening, following, reading and closing files, under the open-descriptor cap.
+extension Tailer {
+    /// Opens `path` and follows it from `offset`. With a fingerprint, returns false (and follows nothing) when
+    /// the file opened no longer starts with that content: it was rotated between the look and the open.
+    @discardableResult
+    func follow(_ path: String, from offset: Int64, fingerprint: Fingerprint?) throws(SinkError) -> Bool {
+        let file: TailedFile
+        switch try open(path, as: path, from: offset, fingerprint: fingerprint) {
+        case .opened(let opened): file = opened
+        case .notRead: return true
+        case .contentMoved: return false
+        }
+        unreadable.remove(path)
+        if let other = files[file.identity] {  // the same file under a second live name: read it once
+            byPath[path] = other.identity
+            return true
+        }
+        if state == .idle { file.skippedFrom = offset }
+        files[file.identity] = file
+        byPath[path] = file.identity
+        positions.followed(path)
+        events.report(.following(path: path, offset: offset))
+        try readFollowedBacklog(file, from: offset)
+        try read(file)
+        return true
+    }
+
+    enum Opening {
+        case opened(TailedFile)
+        /// Gone, or unreadable (said once).
+        case notRead
+        /// It no longer starts with the fingerprint given: rotated between the look and the open.
+        case contentMoved
+    }
+
+    /// Opens `path` (content of `livePath`) at `offset`, making room under the descriptor cap, and checks it
+    /// still holds the content `fingerprint` names.
+    func open(_ path: String, as livePath: String, from offset: Int64, fingerprint: Fingerprint?) throws(SinkError) -> Opening {
+        try makeRoom()
+        let file: TailedFile
+        do {
+            file = try TailedFile(path: path, followPath: livePath, offset: offset, fingerprint: fingerprint,
+                                  maxLineBytes: configuration.maxLineBytes, continuation: pipeline.continuation, now: uptime)
+        } catch {
+            // Gone between the look and the open (a rotation): its deletion and the new file are events of their own.
+            if case .open(let errno) = error.cause, errno.rawValue == ENOENT { return .notRead }
+            warnOnce(path, message: "\(error)")
+            return .notRead
+        }
+        guard fingerprint == nil || file.headMatches() else {
+            file.close()
+            return .contentMoved
+        }
+        return .opened(file)
+    }
+
+    /// Reads what the file holds past our offset; returns the bytes read.
+    @discardableResult
+    func read(_ file: TailedFile) throws(SinkError) -> Int64 {
+        guard file.isOpen, !pipeline.isStalled else { return 0 }
+        let pipeline = self.pipeline
+        let linesBefore = file.stream?.lineCount ?? 0
+        let bytes = try file.readToEnd(buffer: buffer, now: uptime, keepGoing: { !pipeline.isStalled }, emit)
+        countRead(file.followPath, bytes: bytes, lines: (file.stream?.lineCount ?? 0) - linesBefore)
+        return bytes
+    }
+
+    /// Emits what the file holds back, closes it and forgets it.
+    func close(_ file: TailedFile, reason: String) throws(SinkError) {
+        file.lifecycle.close()
+        try file.finish(emit)
+        seen.remember(file.source?.fingerprint, under: file.followPath)
+        releaseDrainWatch(of: file)
+        file.close()
+        files[file.identity] = nil
+        if byPath[file.followPath] == file.identity { byPath[file.followPath] = nil }
+        events.report(.closed(path: file.followPath, reason: reason))
+    }
+
+    /// Keeps open descriptors under `tail.maxOpenFiles`: drained files are closed first, then the followed
+    /// files quiet the longest are parked (closed, their position kept, reopened on their next event).
+    func makeRoom() throws(SinkError) {
+        let limit = settings.maxOpenFiles
+        guard files.count >= limit else { return }
+        let byAge = files.values.sorted {
+            ($0.lifecycle.isFollowed ? 1 : 0, $0.lifecycle.lastGrowth) < ($1.lifecycle.isFollowed ? 1 : 0, $1.lifecycle.lastGrowth)
+        }
+        for file in byAge.prefix(max(1, files.count - limit + 1 + limit / 10)) {
+            guard file.lifecycle.isFollowed else {
+                try read(file)
+                try close(file, reason: "drained and closed to stay under \(limit) open files")
+                continue
+            }
+            // Parked at its resume offset: a held line or pending entry is read again on reopening, not
+            // emitted now. A file with nothing delivered yet simply starts again from 0.
+            if let checkpoint = file.checkpoint() { positions.park(checkpoint, at: file.followPath) }
+            file.lifecycle.park()
+            file.close()
+            files[file.identity] = nil
+            byPath[file.followPath] = nil
+            events.report(.closed(path: file.followPath, reason: "parked to stay under \(limit) open files"))
+        }
+    }
+}
