@@ -20,7 +20,7 @@ extension Tailer {
         return telemetry.recent.capacity
     }
 
-    /// The source a live path belongs to (the first whose patterns take it), remembered.
+    /// Counts what was read from `path` under its source's name (looked up once a path).
     func countRead(_ path: String, bytes: Int64, lines: Int) {
         let configuration = self.configuration
         guard let source = publisher?.sourceName(of: path, lookUp: {
