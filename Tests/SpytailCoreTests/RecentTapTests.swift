@@ -47,4 +47,33 @@ struct RecentTapTests {
         #expect(text(b.message(0)) == "Store: tick")
         #expect(text(b.record(0)).contains("Store: tick"))
     }
+
+    /// In a block (a backlog, `scan`'s path) the tap takes the record a jsonl output just formatted instead of
+    /// formatting the entry again; with a `where` on that output, or another format, it formats its own. The
+    /// viewers get the same bytes either way.
+    @Test func theTapTakesAJsonlOutputsRecordAsItIsAndGetsTheSameBytes() throws {
+        let plain = try Fixtures.compiled()
+        let vocabulary = plain.rules.vocabulary
+        let guarded = try Fixtures.compiled(outputs: #"[{"type": "stdout", "where": {"category": "error"}}]"#)
+        let cases: [(name: String, config: CompiledConfig, sink: any EntrySink, reuses: Bool)] = [
+            ("formatted by the tap", plain, RecordingEntrySink(), false),
+            ("a jsonl block output", plain, BufferingSink(formatter: JSONLinesFormatter(vocabulary: vocabulary)), true),
+            ("a jsonl block output with a where", guarded, BufferingSink(formatter: JSONLinesFormatter(vocabulary: vocabulary)), false),
+            ("a logfmt block output", plain, BufferingSink(formatter: LogfmtFormatter(vocabulary: vocabulary)), false),
+        ]
+        var batches: [RecentBatch] = []
+        for c in cases {
+            let pipeline = EntryPipeline(config: c.config, sinks: [c.sink], window: nil)
+            pipeline.tap = RecentTap(vocabulary: vocabulary, capacity: 10)
+            #expect(pipeline.reusesOutputRecords == c.reuses, "\(c.name)")
+            try Fixtures.run(Self.log, pipeline: pipeline)
+            batches.append(try #require(pipeline.tap?.take().batch, "\(c.name)"))
+        }
+        #expect(batches[0].count == 4)
+        for (c, batch) in zip(cases, batches).dropFirst() {
+            #expect(batch.bytes == batches[0].bytes, "\(c.name)")
+            #expect(batch.items.map(\.record) == batches[0].items.map(\.record), "\(c.name)")
+            #expect(batch.items.map(\.message) == batches[0].items.map(\.message), "\(c.name)")
+        }
+    }
 }

@@ -2,7 +2,7 @@
 /// `{"id","timestamp","category","tags","message","detail","fields","source":{"path","offset"}[,"truncated"]}`.
 /// Written by hand through one `ByteCursor` per record: every constant piece is prepared once, and the
 /// room a record can need at most is reserved up front.
-public struct JSONLinesFormatter: EntryFormatter {
+public struct JSONLinesFormatter: EntryFormatter, Equatable {
     /// `,"category":"error","tags":[` for each category.
     let categoryPieces: [[UInt8]]
     /// `"tca"` for each tag.

@@ -24,7 +24,12 @@ public final class EntryPipeline {
     @exclusivity(unchecked) private var lastInWindow = true
     @exclusivity(unchecked) private var stats: PipelineStats
     /// Copies what passes the filters for viewers (the HTTP face); nil when nobody can look.
-    @exclusivity(unchecked) public var tap: RecentTap?
+    @exclusivity(unchecked) public var tap: RecentTap? {
+        didSet { tapSource = tap.flatMap { recordSource(for: $0) } }
+    }
+    /// A route every entry reaches whose sink formats exactly the tap's records into a buffer that keeps
+    /// them (a block's output): the tap copies its record instead of formatting the entry a second time.
+    @exclusivity(unchecked) private var tapSource: (index: Int, sink: BufferingSink)?
 
     /// `readsTime`: parse every timestamp into `entry.time` (a time window does anyway).
     public init(rules: RuleSet, continuation: Regex?, maxLineBytes: Int, filters: [EntryCondition], routes: [Route],
@@ -83,14 +88,31 @@ public final class EntryPipeline {
     private func route(_ entry: borrowing SpyEntry) throws(SinkError) {
         try entry.text.withUnsafeBufferPointer { (text) throws(SinkError) in
             if filters.excludes(entry, text: text) { return }
-            tap?.observe(entry, text: text)
+            if tapSource == nil { tap?.observe(entry, text: text) }
             for index in routes.indices {
                 let route = routes[index]
                 if let condition = route.condition, !condition.matches(entry, text: text) { continue }
-                try route.sink.consume(entry, text: text)
+                if let source = tapSource, source.index == index, let tap {
+                    let start = source.sink.target.count
+                    try route.sink.consume(entry, text: text)
+                    tap.observe(entry, text: text, record: UnsafeBufferPointer(rebasing: source.sink.target.bytes[start...]))
+                } else {
+                    try route.sink.consume(entry, text: text)
+                }
                 stats.writtenByOutput[index] += 1
             }
         }
+    }
+
+    /// Whether the tap takes an output's records as they are (see `tapSource`).
+    var reusesOutputRecords: Bool { tapSource != nil }
+
+    /// The route whose formatted records `tap` can take as they are, if any (see `tapSource`).
+    private func recordSource(for tap: RecentTap) -> (index: Int, sink: BufferingSink)? {
+        for (index, route) in routes.enumerated() where route.condition == nil {
+            if let sink = route.sink as? BufferingSink, tap.formatsLike(sink.formatter) { return (index, sink) }
+        }
+        return nil
     }
 
     /// Parses, filters and routes every entry of `block`, whose lines the reader already split and

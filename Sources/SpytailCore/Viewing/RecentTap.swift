@@ -14,13 +14,22 @@ public final class RecentTap {
         formatter = JSONLinesFormatter(vocabulary: vocabulary)
     }
 
+    /// Whether `formatter` writes the very bytes this tap keeps, so a record it wrote can be taken as it is.
+    public func formatsLike(_ formatter: any EntryFormatter) -> Bool { (formatter as? JSONLinesFormatter) == self.formatter }
+
     public func observe(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) {
         scratch.removeAll()
         formatter.format(entry, text: text, into: scratch)
-        var length = scratch.count
-        if length > 0 && scratch.bytes[length - 1] == 0x0A { length -= 1 }
+        observe(entry, text: text, record: scratch.bytes)
+    }
+
+    /// Keeps `entry` with `record`, the jsonl record an output formatted for it (see `formatsLike`): the
+    /// bytes are copied, not formatted a second time.
+    public func observe(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>, record: UnsafeBufferPointer<UInt8>) {
+        var length = record.count
+        if length > 0 && record[length - 1] == 0x0A { length -= 1 }
         let start = bytes.count
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scratch.bytes[..<length]))
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: record[..<length]))
         let messageStart = bytes.count
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[entry.message]))
         items.append(RecentBatch.Item(category: entry.category, tags: entry.tags,
