@@ -88,11 +88,12 @@ public final class EntryPipeline {
     private func route(_ entry: borrowing SpyEntry) throws(SinkError) {
         try entry.text.withUnsafeBufferPointer { (text) throws(SinkError) in
             if filters.excludes(entry, text: text) { return }
-            if tapSource == nil { tap?.observe(entry, text: text) }
+            let tapsAt = tapSource?.index
+            if tapsAt == nil { tap?.observe(entry, text: text) }
             for index in routes.indices {
                 let route = routes[index]
                 if let condition = route.condition, !condition.matches(entry, text: text) { continue }
-                if let source = tapSource, source.index == index, let tap {
+                if index == tapsAt, let source = tapSource, let tap {
                     let start = source.sink.target.count
                     try route.sink.consume(entry, text: text)
                     tap.observe(entry, text: text, record: UnsafeBufferPointer(rebasing: source.sink.target.bytes[start...]))

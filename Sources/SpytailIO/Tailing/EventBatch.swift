@@ -6,7 +6,7 @@ import SpytailCore
 /// config, and what to look at: every file after an overflow, else the folders that changed, the files
 /// that only grew, and the names that arrived (a rotated copy's content may need catching up). inotify's
 /// events are hints; the looks decide.
-struct EventBatch: Equatable {
+struct EventBatch {
     /// What is carried out at once, in order.
     enum Control: Equatable {
         case toggleRecording

@@ -22,6 +22,7 @@ extension Tailer {
 
     /// Counts what was read from `path` under its source's name (looked up once a path).
     func countRead(_ path: String, bytes: Int64, lines: Int) {
+        guard publisher != nil else { return }
         let configuration = self.configuration
         guard let source = publisher?.sourceName(of: path, lookUp: {
             configuration.source(ofLive: path)?.name ?? configuration.sources.first?.name ?? "-"
@@ -48,12 +49,12 @@ extension Tailer {
         }
         if telemetry.collectsEntries != (pipeline.tap != nil) { attachTap() }  // the face started or stopped
         let now = uptime
-        guard publisher?.due(at: now, state: state, force: force) == true else {
+        guard publisher?.due(at: now, state: state, force: force) == true, let tallies = publisher?.tallies else {
             telemetry.beat()
             return
         }
         telemetry.recent.nudge()  // viewers look at the state and keep their connection alive
-        let totals = (publisher?.tallies ?? RunTallies()).adding(pipeline.statistics, vocabulary: configFile.compiled.rules.vocabulary)
+        let totals = tallies.adding(pipeline.statistics, vocabulary: configFile.compiled.rules.vocabulary)
         let rows = fileRows()
         let (state, watches, open) = (self.state, watches.wanted.count, files.count)
         let outputNames = configuration.outputs.map { $0.writer.name }
