@@ -33,8 +33,14 @@ public final class ScanRunner: BlockSink {
     /// Called after each block is written, with the entries its worker copied for viewers (`recentCapacity`).
     public var onBlockWritten: ((_ recent: RecentBatch?, _ dropped: Int) -> Void)?
 
+    /// Input bytes in a block. With `2 × workers + 1` blocks in flight, each with its formatted output, this
+    /// sets most of a scan's own memory: 128 KiB blocks peak 1.3 MB lower on W1 than 256 KiB, at the same speed
+    /// (10 interleaved runs each, medians 0.71 s and 0.74 s; 64 KiB was slower).
+    public static let defaultBlockBytes = 128 * 1024
+
     public init(config: CompiledConfig, outputs: [OpenOutput], window: TimeWindow? = nil, events: any EventReporter,
-                workers: Int = WorkerThreads.availableCores, blockBytes: Int = 256 * 1024, chunkSize: Int = 256 * 1024,
+                workers: Int = WorkerThreads.availableCores, blockBytes: Int = ScanRunner.defaultBlockBytes,
+                chunkSize: Int = 256 * 1024,
                 recentCapacity: Int? = nil) {
         self.outputs = outputs
         self.events = events
