@@ -63,6 +63,24 @@ struct RecentEntriesTests {
         #expect(window.segments.map(\.indices) == [0..<2, 0..<2] && window.missed == 4)
     }
 
+    /// With many batches held, the ring compacts its slots only now and then (amortized); a batch that fell
+    /// out must still be freed at once, or the ring keeps up to twice its capacity's memory.
+    @Test func aBatchIsReleasedAtOnceEvenWhenItsSlotIsCompactedLater() {
+        let ring = RecentEntries(capacity: 10)
+        weak var first: RecentBatch?
+        do {
+            let batch = Self.batch(["a", "b"])
+            first = batch
+            ring.append(batch)
+        }
+        for i in 0..<4 { ring.append(Self.batch(["x\(i)", "y\(i)"])) }
+        #expect(first != nil && ring.newest(10).entries.count == 10)
+        ring.append(Self.batch(["z", "w"]))
+        #expect(first == nil)
+        #expect(Self.names(ring.newest(10).entries) == ["x0", "y0", "x1", "y1", "x2", "y2", "x3", "y3", "z", "w"])
+        #expect(ring.entries(after: 0, limit: 20).missed == 2)
+    }
+
     @Test func droppedEntriesTakeNumbersButAreNotReturned() {
         let ring = RecentEntries(capacity: 10)
         ring.append(Self.batch(["a"]))

@@ -6,11 +6,19 @@ import SpytailCore
 /// and nudges viewers without waiting; a viewer that falls more than `capacity` behind learns how many it
 /// missed instead of slowing anything down.
 public final class RecentEntries: Sendable {
-    /// A batch and the number of its first entry.
+    /// A batch and the numbers of its entries.
     private struct Held {
         let first: UInt64
-        let batch: RecentBatch
-        var end: UInt64 { first + UInt64(batch.count) }
+        let end: UInt64
+        /// nil once all its entries are older than the newest `capacity`: the memory goes at once, the slot
+        /// at the next compaction.
+        var batch: RecentBatch?
+
+        init(first: UInt64, batch: RecentBatch) {
+            self.first = first
+            end = first + UInt64(batch.count)
+            self.batch = batch
+        }
     }
 
     private struct Ring {
@@ -47,8 +55,11 @@ public final class RecentEntries: Sendable {
             newestNumber.store(ring.next - 1, ordering: .releasing)
             // Batches wholly older than the newest `capacity` entries go.
             let oldest = ring.next > capacity ? ring.next - capacity : 1
-            while ring.head < ring.held.count && ring.held[ring.head].end <= oldest { ring.head += 1 }
-            if ring.head > 0 && ring.head * 2 >= ring.held.count {  // amortized O(1); frees gone batches soon
+            while ring.head < ring.held.count && ring.held[ring.head].end <= oldest {
+                ring.held[ring.head].batch = nil
+                ring.head += 1
+            }
+            if ring.head > 0 && ring.head * 2 >= ring.held.count {  // amortized O(1): the slots of batches freed above
                 ring.held.removeFirst(ring.head)
                 ring.head = 0
             }
@@ -92,8 +103,10 @@ public final class RecentEntries: Sendable {
     /// The entries numbered `start..<end` that are held (numbers of dropped entries have none).
     private func segments(_ ring: Ring, from start: UInt64, to end: UInt64) -> [RecentSegment] {
         guard start < end else { return [] }
-        return ring.held[ring.head...].filter { $0.end > start && $0.first < end }.map { held in
-            RecentSegment(batch: held.batch, indices: Int(max(start, held.first) - held.first)..<Int(min(end, held.end) - held.first))
+        return ring.held[ring.head...].filter { $0.end > start && $0.first < end }.compactMap { held in
+            held.batch.map {
+                RecentSegment(batch: $0, indices: Int(max(start, held.first) - held.first)..<Int(min(end, held.end) - held.first))
+            }
         }
     }
 
