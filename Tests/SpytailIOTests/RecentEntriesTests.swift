@@ -48,17 +48,19 @@ struct RecentEntriesTests {
         #expect(ring.entries(after: 100, limit: 10).missed == 2)
     }
 
+    /// Appends a batch of `names` to `ring`, keeping no reference to it; the closure tells whether it still lives.
+    static func appendWatched(_ names: [String], to ring: RecentEntries) -> () -> Bool {
+        let batch = Self.batch(names)
+        ring.append(batch)
+        return { [weak batch] in batch != nil }
+    }
+
     @Test func aBatchNoLongerHeldIsReleased() {
         let ring = RecentEntries(capacity: 4)
-        weak var first: RecentBatch?
-        do {
-            let batch = Self.batch(["a", "b"])
-            first = batch
-            ring.append(batch)
-        }
-        #expect(first != nil)
+        let firstLives = Self.appendWatched(["a", "b"], to: ring)
+        #expect(firstLives())
         for i in 0..<3 { ring.append(Self.batch(["x\(i)", "y\(i)"])) }
-        #expect(first == nil, "a batch older than the newest `capacity` entries is freed, not kept until some later compaction")
+        #expect(!firstLives(), "a batch older than the newest `capacity` entries is freed, not kept until some later compaction")
         let window = ring.window(after: 0, limit: 10)
         #expect(window.segments.map(\.indices) == [0..<2, 0..<2] && window.missed == 4)
     }
@@ -67,16 +69,11 @@ struct RecentEntriesTests {
     /// out must still be freed at once, or the ring keeps up to twice its capacity's memory.
     @Test func aBatchIsReleasedAtOnceEvenWhenItsSlotIsCompactedLater() {
         let ring = RecentEntries(capacity: 10)
-        weak var first: RecentBatch?
-        do {
-            let batch = Self.batch(["a", "b"])
-            first = batch
-            ring.append(batch)
-        }
+        let firstLives = Self.appendWatched(["a", "b"], to: ring)
         for i in 0..<4 { ring.append(Self.batch(["x\(i)", "y\(i)"])) }
-        #expect(first != nil && ring.newest(10).entries.count == 10)
+        #expect(firstLives() && ring.newest(10).entries.count == 10)
         ring.append(Self.batch(["z", "w"]))
-        #expect(first == nil)
+        #expect(!firstLives())
         #expect(Self.names(ring.newest(10).entries) == ["x0", "y0", "x1", "y1", "x2", "y2", "x3", "y3", "z", "w"])
         #expect(ring.entries(after: 0, limit: 20).missed == 2)
     }
