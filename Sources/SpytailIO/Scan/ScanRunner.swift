@@ -36,8 +36,8 @@ public final class ScanRunner: BlockSink {
     /// Input bytes in a block. With `2 × workers + 1` blocks in flight, each with its formatted output, this
     /// sets most of a scan's own memory. Measured with spytail-bench's workloads, interleaved runs, medians:
     /// 192 KiB peaks 1.0 MB lower than 256 KiB on W1 and 1.6 MB lower on W2 at the same speed (W1 0.675 s
-    /// vs 0.665 s, W2 0.685 s both); 128 KiB saves 0.5 MB more but W2 took 5–9 % longer (context switches
-    /// per block with the inflating thread on the same two cores).
+    /// vs 0.665 s, W2 0.685 s both); 128 KiB saves 0.5 MB more but W2 took 5–9 % longer (not profiled; likely
+    /// the hand-offs per block, with the inflating thread on the same two cores).
     public static let defaultBlockBytes = 192 * 1024
 
     public init(config: CompiledConfig, outputs: [OpenOutput], window: TimeWindow? = nil, events: any EventReporter,
