@@ -269,6 +269,81 @@ struct TailerFileEventsTests {
         #expect(exported().filter { $0.hasPrefix("y") } == (1...3000).map { "y\($0)" })
     }
 
+    /// logrotate's `copytruncate` + `compress`, in the order seen under load (RunRotationTests lost the copy's
+    /// tail, 1 run in many): the tailer sees the truncation and looks at the copies while `app.log.1` is whole and
+    /// `app.log.1.gz` only just created (empty); before it opens `app.log.1`, gzip finishes and logrotate removes
+    /// `app.log.1`. The rest must come from the gzip copy, whole by then. Driven step by step through the tailer's
+    /// `onCopiesLooked` seam: the rotator's next move happens exactly between the look and the open.
+    @Test func aCopytruncateWhosePlainCopyIsCompressedAwayBetweenTheLookAndTheOpenIsReadFromTheGzipCopy() throws {
+        let (dir, config) = try TailerTests.textWorkspace()
+        defer { dir.remove() }
+        let log = dir.write("logs/app.log", "a\n")
+        func exported() -> [String] { TailerTests.lastWords(in: dir.file("out.jsonl")) }
+        let spy = RecordingFileEvents()
+        let tailer = try Tailer(configFile: ConfigFile(path: config), store: RecordingCheckpointStore(), events: RecordingEventReporter(),
+                                clock: ManualClock(), fileEvents: spy.factory)
+        let unread = (1...3000).map { "y\($0)\n" }.joined(), whole = "a\n" + unread
+        let looks = TailerTests.Box<[[CopyRecovery.Candidate]]>([])
+        tailer.onCopiesLooked = { _, candidates in
+            looks.value.append(candidates)
+            guard looks.value.count == 1 else { return }
+            dir.write("logs/app.log.1.gz", Gzip.member(whole))  // gzip is done,
+            try? FileManager.default.removeItem(atPath: dir.file("logs/app.log.1"))  // logrotate removes the plain copy
+        }
+        let finished = TailerTests.start(tailer)
+        #expect(Waiting.until(10, every: 0.01) { exported() == ["a"] })
+
+        try FileHandle(forWritingTo: URL(fileURLWithPath: log)).appendAndClose(unread)
+        dir.write("logs/app.log.1", whole)        // logrotate's copy,
+        dir.write("logs/app.log.1.gz", "")        // the gzip copy just created,
+        dir.write("logs/app.log", "z\n")          // the live file truncated (and written again)
+        spy.deliver(.changed(directory: dir.file("logs"), name: "app.log", kind: .modified))
+        #expect(Waiting.until(10, every: 0.01) { exported().last == "z" }, "\(exported().suffix(3))")
+
+        tailer.inbox.push(.signal(SIGTERM))
+        #expect(Waiting.until(10, every: 0.01) { finished.value })
+        #expect(looks.value.first?.map(\.content) == [.undecided, .same], "the first look saw the empty gzip copy and the plain one")
+        #expect(exported().filter { $0.hasPrefix("y") } == (1...3000).map { "y\($0)" })
+        let gaps = String(decoding: dir.read("out.jsonl"), as: UTF8.self).split(separator: "\n").filter { $0.contains("gap:") }
+        #expect(gaps.count == 1 && gaps.allSatisfy { $0.contains("copytruncate") }, "\(gaps)")
+    }
+
+    /// A gzip copy read while its compressor still writes it (no plain copy beside it): read to where it is, then,
+    /// once it arrives whole (closed after writing), from there on: every line once, no `damaged` gap.
+    @Test func aGzipCopyStillBeingWrittenIsReadOnWhenItArrivesWhole() throws {
+        let (dir, config) = try TailerTests.textWorkspace()
+        defer { dir.remove() }
+        let log = dir.write("logs/app.log", "a\n")
+        func exported() -> [String] { TailerTests.lastWords(in: dir.file("out.jsonl")) }
+        let spy = RecordingFileEvents()
+        let tailer = try Tailer(configFile: ConfigFile(path: config), store: RecordingCheckpointStore(), events: RecordingEventReporter(),
+                                clock: ManualClock(), fileEvents: spy.factory)
+        let unread = (1...5000).map { "y\($0)\n" }.joined(), member = Gzip.member(Array(("a\n" + unread).utf8), level: 0)
+        let logs = dir.file("logs")
+        let looks = TailerTests.Box(0)
+        tailer.onCopiesLooked = { _, _ in
+            looks.value += 1
+            guard looks.value == 2 else { return }
+            // The first read ended inside the stream; the recovery now waits for the copy's arrival: finish it.
+            dir.write("logs/app.log.1.gz", member)
+            spy.deliver(.changed(directory: logs, name: "app.log.1.gz", kind: .arrived))
+        }
+        let finished = TailerTests.start(tailer)
+        #expect(Waiting.until(10, every: 0.01) { exported() == ["a"] })
+
+        try FileHandle(forWritingTo: URL(fileURLWithPath: log)).appendAndClose(unread)
+        dir.write("logs/app.log.1.gz", Array(member.prefix(member.count / 2)))
+        dir.write("logs/app.log", "z\n")
+        spy.deliver(.changed(directory: logs, name: "app.log", kind: .modified))
+        #expect(Waiting.until(10, every: 0.01) { exported().last == "z" }, "\(exported().suffix(3))")
+
+        tailer.inbox.push(.signal(SIGTERM))
+        #expect(Waiting.until(10, every: 0.01) { finished.value })
+        #expect(exported().filter { $0.hasPrefix("y") } == (1...5000).map { "y\($0)" })
+        let text = String(decoding: dir.read("out.jsonl"), as: UTF8.self)
+        #expect(!text.contains("damaged"), "\(text.split(separator: "\n").filter { $0.contains("gap") })")
+    }
+
     /// A rotator that copies the live file into a gzip and deletes it (Python's `TimedRotatingFileHandler` with a
     /// gzip rotator), and a stop in the moment before the logger creates the next live file: nothing is followed
     /// under the live path then, yet the restart must know its chain was read (and resume it), not take it for a

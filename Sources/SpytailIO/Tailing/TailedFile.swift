@@ -20,6 +20,8 @@ final class TailedFile {
     private(set) var stream: EntryStream?
     private(set) var source: SourceFile?
     private var head: [UInt8] = []
+    /// Room for the first line, to check after each read that the file still starts with it (empty: not known yet).
+    private var headBytes: [UInt8] = []
     private let maxLineBytes: Int
     private let continuation: Regex?
     /// Where recording stopped (state idle): what is read from here on is reported as one gap when it resumes.
@@ -71,20 +73,55 @@ final class TailedFile {
         return Fingerprinter.ofDescriptor(fd, complete: true)?.fingerprint == source.fingerprint
     }
 
+    /// How a read to the end came out.
+    struct ReadResult {
+        /// Bytes read and handed to the entry stream.
+        var bytes: Int64
+        /// The file no longer starts with its first line (truncated, perhaps refilled past our offset) when a
+        /// chunk had been read: that chunk was not used, since it may be the new content's. Recover the rest
+        /// of the old content from its copy (`Tailer.recoverTruncation`).
+        var headChanged: Bool
+    }
+
     /// Reads to the end of the file, or until `keepGoing` says stop (a full output); entries go to
-    /// `emit`. Returns the bytes read.
-    @discardableResult
+    /// `emit`.
+    ///
+    /// A look said the file grew, but a rotator may truncate it between that look and a read (copytruncate),
+    /// and a busy writer refill it past our offset: a read there returns the new content's bytes as if they
+    /// continued the old. So each chunk is used only if the file still starts with the line it was
+    /// fingerprinted by *after* the chunk was read (one small pread): then no truncation came before the read.
     func readToEnd(buffer: UnsafeMutableRawBufferPointer, now: Duration, keepGoing: () -> Bool = { true },
-                   _ emit: (inout SpyEntry) throws(SinkError) -> Void) throws(SinkError) -> Int64 {
-        var total: Int64 = 0
+                   _ emit: (inout SpyEntry) throws(SinkError) -> Void) throws(SinkError) -> ReadResult {
+        var result = ReadResult(bytes: 0, headChanged: false)
         while keepGoing() {
             guard let n = try? Syscall.read(fd, buffer), n > 0 else { break }
-            total += Int64(n)
+            if source != nil && !headStillMatches() {
+                try? Syscall.seek(fd, to: offset)  // the chunk is not ours to use
+                result.headChanged = true
+                break
+            }
+            result.bytes += Int64(n)
             offset += Int64(n)
             try consume(UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n), emit)
         }
-        lifecycle.read(total, at: now)
-        return total
+        lifecycle.read(result.bytes, at: now)
+        return result
+    }
+
+    /// Whether the file still starts with the line it was fingerprinted by, read with one pread of that
+    /// line's length into a reused buffer (this runs after every read of a followed file).
+    private func headStillMatches() -> Bool {
+        guard let source else { return true }
+        if headBytes.isEmpty {
+            // Opened with a known fingerprint (a resume): learn the first line's length once.
+            guard let (fingerprint, covered) = Fingerprinter.ofDescriptor(fd, complete: true), fingerprint == source.fingerprint else {
+                return false
+            }
+            headBytes = [UInt8](repeating: 0, count: covered)
+        }
+        let n = (try? headBytes.withUnsafeMutableBytes { (raw) throws(Errno) in try Syscall.pread(fd, raw, at: 0) }) ?? 0
+        guard n == headBytes.count else { return false }
+        return headBytes.withUnsafeBufferPointer { Fingerprint.of(head: $0, complete: true) } == source.fingerprint
     }
 
     /// The file is rotated away for good, deleted, or closed: hands out a held partial line and the pending
@@ -168,6 +205,7 @@ final class TailedFile {
 
     private func start(_ file: SourceFile, at offset: Int64) {
         source = file
+        headBytes = []
         stream = EntryStream(file: file, maxLineBytes: maxLineBytes, continuation: continuation, startOffset: offset)
     }
 }

@@ -6,22 +6,49 @@ import SpytailCore
 extension Tailer {
     /// Reads a whole rotated member (plain or gzip) from `offset` through a stream of its own. Its records
     /// carry the live path the lines were written under, as they would have when read live, so a line
-    /// exported twice across a crash is exported as the same record.
+    /// exported twice across a crash is exported as the same record. Damage is reported as a `damaged` gap.
     /// Returns the bytes delivered, or nil when `member` no longer holds the content `fingerprint` names (it
     /// was rotated between the look and the open, or is gone): then nothing of it was emitted.
     @discardableResult
-    func catchUp(_ member: String, from offset: Int64, fingerprint: Fingerprint?, as livePath: String,
-                 into existing: TailedFile? = nil) throws(SinkError) -> Int64? {
+    func catchUp(_ member: String, from offset: Int64, fingerprint: Fingerprint?, as livePath: String) throws(SinkError) -> Int64? {
         guard let fingerprint else { return 0 }
         guard let source = try? FileOpener.open(member) else { return nil }
-        if existing == nil, let size = Syscall.stat(member).map({ Int64($0.st_size) }),
-           takesBlockPath(source.isCompressed ? size * 4 : size - offset) {
+        if let size = Syscall.stat(member).map({ Int64($0.st_size) }), takesBlockPath(source.isCompressed ? size * 4 : size - offset) {
             return try catchUpThroughBlocks(member, source, from: offset, fingerprint: fingerprint, as: livePath)
         }
         let file = SourceFile(path: livePath, fingerprint: fingerprint)
         var stream = EntryStream(file: file, maxLineBytes: configuration.maxLineBytes, continuation: pipeline.continuation,
                                  startOffset: offset)
-        var position: Int64 = 0, delivered: Int64 = 0, damagedAt: Int64?
+        let read = try readCopy(source, from: offset, fingerprint: fingerprint) { (bytes) throws(SinkError) in try stream.push(bytes, emit) }
+        switch read.outcome {
+        case .vanished, .otherContent:
+            return nil
+        case .whole, .cutShort:
+            try stream.finish(emit)
+            if read.delivered > 0 { events.report(.following(path: member, offset: offset)) }
+            seen.remember(fingerprint, under: livePath)
+            if case .cutShort(let upTo) = read.outcome {
+                if let error = read.error { events.report(.readFailed(error)) }
+                try reportGap(GapReport(file: file, offset: upTo, bytes: nil, reason: .damaged))
+            }
+            return read.delivered
+        }
+    }
+
+    /// What one read of a rotated copy came to.
+    struct CopyRead {
+        var outcome: CopyRecovery.ReadOutcome
+        /// Bytes handed on (past the offset asked for).
+        var delivered: Int64 = 0
+        /// Why it ended short, when it did.
+        var error: ReadError?
+    }
+
+    /// Reads `source` (a rotated copy, plain or gzip, just opened) from decompressed `offset` to its end into
+    /// `push`, after checking that it starts with the content `fingerprint` names.
+    func readCopy(_ source: any ByteSource, from offset: Int64, fingerprint: Fingerprint,
+                  into push: (UnsafeBufferPointer<UInt8>) throws(SinkError) -> Void) throws(SinkError) -> CopyRead {
+        var position: Int64 = 0, delivered: Int64 = 0
         var first = true
         while true {
             let n: Int
@@ -29,15 +56,13 @@ extension Tailer {
                 if first {
                     first = false
                     let head = try Fingerprinter.head(of: source, into: buffer)
-                    if head.count > 0 && head.fingerprint != fingerprint { return nil }
+                    if head.count > 0 && head.fingerprint != fingerprint { return CopyRead(outcome: .otherContent) }
                     n = head.count
                 } else {
                     n = try source.read(into: buffer)
                 }
             } catch {
-                events.report(.readFailed(error))
-                damagedAt = max(position, offset)
-                break
+                return CopyRead(outcome: .cutShort(upTo: max(position, offset)), delivered: delivered, error: error)
             }
             if n == 0 { break }
             let chunk = UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
@@ -45,15 +70,10 @@ extension Tailer {
             position += Int64(n)
             guard skip < n else { continue }
             delivered += Int64(n - skip)
-            let rest = UnsafeBufferPointer(rebasing: chunk[skip...])
-            if let existing { try existing.push(rest, emit) } else { try stream.push(rest, emit) }
+            try push(UnsafeBufferPointer(rebasing: chunk[skip...]))
             try waitWhileStalled()
         }
-        if existing == nil { try stream.finish(emit) }
-        if delivered > 0 { events.report(.following(path: member, offset: offset)) }
-        seen.remember(fingerprint, under: livePath)
-        if let damagedAt { try reportGap(GapReport(file: file, offset: damagedAt, bytes: nil, reason: .damaged)) }
-        return delivered
+        return CopyRead(outcome: .whole(upTo: max(position, offset)), delivered: delivered)
     }
 
     /// A rotated member being caught up cannot pause and be come back to later (a gzip stream has no
@@ -91,29 +111,78 @@ extension Tailer {
     }
 
     /// The followed file got shorter (copytruncate) or its head changed: what we had not read yet is in the
-    /// rotated copy if logrotate made one with this content; read it from there, or report the gap; then
+    /// rotated copy if logrotate made one with this content; read it from there (`CopyRecovery` decides where,
+    /// while the rotator may still be compressing that copy), and report the possible loss as a gap; then
     /// read the file from 0.
     func recoverTruncation(_ file: TailedFile) throws(SinkError) {
         events.report(.truncated(path: file.followPath))
-        if let fingerprint = file.source?.fingerprint {
-            let copies = discovery.rotatedCopies(of: file.followPath, source: source(of: file.followPath)).reversed().prefix(4)
-                .filter { Fingerprinter.ofFile($0) == fingerprint }
-            if !copies.isEmpty {
-                // While logrotate's `compress` runs, the copy is there twice: `app.log.1`, whole, and `app.log.1.gz`,
-                // still being written (a gzip stream that ends early reads as damaged). The plain one goes first;
-                // if the compressor removed it meanwhile, the gzip one is whole by then.
-                let plain = copies.filter(FileOpener.isPlain)
-                for copy in plain + copies.filter({ !plain.contains($0) }) {
-                    if try catchUp(copy, from: file.offset, fingerprint: fingerprint, as: file.followPath, into: file) != nil { break }
+        if let source = file.source {
+            var recovery = CopyRecovery(offset: file.offset, patience: settings.rotateWait)
+            var lastError: ReadError?
+            look: while true {
+                let candidates = copyCandidates(of: file.followPath, fingerprint: source.fingerprint)
+                onCopiesLooked?(file.followPath, candidates)
+                switch recovery.next(candidates, now: uptime) {
+                case .read(let path, let offset):
+                    let read = try readCopy(path, from: offset, into: file, fingerprint: source.fingerprint)
+                    if read.delivered > 0 { events.report(.following(path: path, offset: offset)) }
+                    if read.error != nil { lastError = read.error }
+                    recovery.readEnded(path, read.outcome)
+                case .wait(let path):
+                    waitForArrival(of: path, until: recovery.deadline ?? uptime)
+                case .finish(let reasons):
+                    if reasons.contains(.damaged), let lastError { events.report(.readFailed(lastError)) }
+                    for reason in reasons { try reportGap(GapReport(file: source, offset: recovery.offset, bytes: nil, reason: reason)) }
+                    break look
                 }
-                try reportGap(GapReport(file: file.source!, offset: file.offset, bytes: nil, reason: .copytruncate))
-            } else {
-                try reportGap(GapReport(file: file.source!, offset: file.offset, bytes: nil, reason: .truncated))
             }
         }
         try file.finish(emit)
         seen.remember(file.source?.fingerprint, under: file.followPath)  // its copy may arrive again later (renamed)
         file.restartAtZero()
         try read(file)
+    }
+
+    /// Opens the copy `path` and reads it from `offset` into the followed file's stream.
+    private func readCopy(_ path: String, from offset: Int64, into file: TailedFile, fingerprint: Fingerprint) throws(SinkError) -> CopyRead {
+        guard let source = try? FileOpener.open(path) else { return CopyRead(outcome: .vanished) }
+        return try readCopy(source, from: offset, fingerprint: fingerprint) { (bytes) throws(SinkError) in try file.push(bytes, emit) }
+    }
+
+    /// The newest rotated copies of `live` (both forms of a rotation being compressed), as one look shows them.
+    func copyCandidates(of live: String, fingerprint: Fingerprint) -> [CopyRecovery.Candidate] {
+        discovery.rotatedCopies(of: live, source: source(of: live)).reversed().prefix(4).map { path in
+            guard let source = try? FileOpener.open(path) else { return .init(path: path, isGzip: false, content: .other) }
+            let found = Self.headFingerprint(of: source)
+            let content: CopyRecovery.Candidate.Content
+            switch found {
+            case .some(let head): content = head == fingerprint ? .same : .other
+            case .none: content = .undecided
+            }
+            // An empty file may be a gzip copy its compressor has just created: it counts as a gzip one to wait for.
+            let isGzip = source.isCompressed || (found == nil && path.hasSuffix(".gz"))
+            return .init(path: path, isGzip: isGzip, content: content)
+        }
+    }
+
+    private static func headFingerprint(of source: any ByteSource) -> Fingerprint? {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Fingerprint.headLimit, alignment: 1)
+        defer { buffer.deallocate() }
+        return (try? Fingerprinter.head(of: source, into: buffer))?.fingerprint
+    }
+
+    /// Waits, at most until `deadline`, for `path` to arrive (its compressor closed it after writing: it is
+    /// whole now); the events taken meanwhile are kept for the loop. Without inotify no such news comes and
+    /// the deadline ends the wait; an overflow (the news may be lost) or a stop request ends it at once.
+    func waitForArrival(of path: String, until deadline: Duration) {
+        let directory = Paths.parent(of: path), name = Paths.baseName(of: path)
+        while !stopRequested, case let left = deadline - uptime, left > .zero {
+            guard case .some(.some(let event)) = inbox.pop(timeout: left) else { continue }
+            deferred.append(event)
+            switch event {
+            case .watch(.changed(directory, name, .arrived)), .watch(.overflow): return
+            default: continue
+            }
+        }
     }
 }

@@ -63,9 +63,10 @@ extension Tailer {
         guard file.isOpen, !pipeline.isStalled else { return 0 }
         let pipeline = self.pipeline
         let linesBefore = file.stream?.lineCount ?? 0
-        let bytes = try file.readToEnd(buffer: buffer, now: uptime, keepGoing: { !pipeline.isStalled }, emit)
-        countRead(file.followPath, bytes: bytes, lines: (file.stream?.lineCount ?? 0) - linesBefore)
-        return bytes
+        let result = try file.readToEnd(buffer: buffer, now: uptime, keepGoing: { !pipeline.isStalled }, emit)
+        countRead(file.followPath, bytes: result.bytes, lines: (file.stream?.lineCount ?? 0) - linesBefore)
+        if result.headChanged { try recoverTruncation(file) }
+        return result.bytes
     }
 
     /// Emits what the file holds back, closes it and forgets it.

@@ -47,6 +47,9 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     var publisher: TelemetryPublisher?
     /// Asked before a reloaded config is taken (the HTTP face rebinds); a reason refuses the reload.
     public var onReload: ((ConfigFile) -> String?)?
+    /// A seam for tests, called on the loop's thread each time a copytruncate recovery has looked at the rotated
+    /// copies (live path, what it saw), before it opens any: a test plays the rotator's next step here.
+    public var onCopiesLooked: ((String, [CopyRecovery.Candidate]) -> Void)?
     /// Opens network outputs (nil: a config with one is refused when its outputs open).
     let remote: (any RemoteOutputOpener)?
     /// The current stall was said on stderr (a full disk is; a network output says its own problems).

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import SpytailCore
+@testable import SpytailIO
+import SpytailTestSupport
+
+/// One followed file read through its descriptor while a rotator works on it.
+struct TailedFileTests {
+    /// The messages `file` hands out on one read to its end, and how the read came out.
+    static func read(_ file: TailedFile) throws -> (messages: [String], result: TailedFile.ReadResult) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 64)
+        defer { buffer.deallocate() }
+        var messages: [String] = []
+        let result = try file.readToEnd(buffer: buffer, now: .zero) { (entry: inout SpyEntry) throws(SinkError) in messages.append(String(decoding: entry.text, as: UTF8.self)) }
+        return (messages, result)
+    }
+
+    /// A look said "grew"; before the read, logrotate copied and truncated the file (copytruncate) and the writer
+    /// refilled it past our offset. The read there returns the new content's bytes, which are no continuation of
+    /// the old: they must not be handed out (they were, as lines cut in the middle, and the old content's rest in
+    /// the copy was then skipped as already read).
+    @Test func aChunkReadAfterATruncationAndRefillIsNotHandedOut() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let log = dir.write("app.log", "old 1\nold 2\n")
+        let file = try TailedFile(path: log, followPath: log, offset: 0, fingerprint: nil, maxLineBytes: 1 << 20, continuation: nil, now: .zero)
+        #expect(try Self.read(file).messages == ["old 1", "old 2"])
+
+        try FileHandle(forWritingTo: URL(fileURLWithPath: log)).appendAndClose("old 3\n")  // the look sees it grow
+        dir.write("app.log.1", "old 1\nold 2\nold 3\n")                                 // the copy
+        dir.write("app.log", (1...20).map { "new \($0)\n" }.joined())                     // truncated, refilled past 12
+        let (messages, result) = try Self.read(file)
+        #expect(messages == [])
+        #expect(result.headChanged)
+        #expect(result.bytes == 0)
+        #expect(file.offset == 12, "the old content's rest is recovered from its copy from here")
+    }
+
+    @Test func aFileThatOnlyGrowsIsReadAsBefore() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let log = dir.write("app.log", "a\n")
+        let file = try TailedFile(path: log, followPath: log, offset: 0, fingerprint: nil, maxLineBytes: 1 << 20, continuation: nil, now: .zero)
+        _ = try Self.read(file)
+        try FileHandle(forWritingTo: URL(fileURLWithPath: log)).appendAndClose("b\nc\n")
+        let (messages, result) = try Self.read(file)
+        #expect(messages == ["b", "c"])
+        #expect(!result.headChanged && result.bytes == 4)
+    }
+
+    /// Resumed with a known fingerprint (a restart): the head check learns the first line's length from the file.
+    @Test func aResumedFileChecksItsHeadToo() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let log = dir.write("app.log", "first line\nsecond\n")
+        let fingerprint = try #require(Fingerprinter.ofFile(log))
+        let file = try TailedFile(path: log, followPath: log, offset: 11, fingerprint: fingerprint, maxLineBytes: 1 << 20, continuation: nil, now: .zero)
+        #expect(try Self.read(file).messages == ["second"])
+        dir.write("app.log", "another first\n" + String(repeating: "x", count: 40) + "\n")
+        #expect(try Self.read(file).result.headChanged)
+    }
+}
