@@ -236,18 +236,25 @@ struct TailerFileEventsTests {
         #expect(exported() == ["after"])
     }
 
+    /// A text workspace whose `logs/app.log` holds "a", and a tailer for it (not started: a test may set its seams
+    /// first) driven by a file-event spy and a manual clock.
+    static func followingA() throws -> (TemporaryDirectory, String, RecordingFileEvents, Tailer<ManualClock>) {
+        let (dir, config) = try TailerTests.textWorkspace()
+        let log = dir.write("logs/app.log", "a\n")
+        let spy = RecordingFileEvents()
+        let tailer = try Tailer(configFile: ConfigFile(path: config), store: RecordingCheckpointStore(), events: RecordingEventReporter(),
+                                clock: ManualClock(), fileEvents: spy.factory)
+        return (dir, log, spy, tailer)
+    }
+
     /// logrotate's `copytruncate` + `compress`: the live file was copied to `app.log.1` and truncated, and gzip is
     /// still writing `app.log.1.gz` from it when the tailer sees the truncation. What the tailer had not read yet
     /// comes from the whole plain copy, not from the gzip one that ends early (which read as a `damaged` gap and
     /// lost the rest: seen under load in RunRotationTests, 1 run in 15). Fails when the gzip copy is read first.
     @Test func aCopytruncateWhileItsCopyIsBeingCompressedIsReadFromThePlainCopy() throws {
-        let (dir, config) = try TailerTests.textWorkspace()
+        let (dir, log, spy, tailer) = try Self.followingA()
         defer { dir.remove() }
-        let log = dir.write("logs/app.log", "a\n")
         func exported() -> [String] { TailerTests.lastWords(in: dir.file("out.jsonl")) }
-        let spy = RecordingFileEvents()
-        let tailer = try Tailer(configFile: ConfigFile(path: config), store: RecordingCheckpointStore(), events: RecordingEventReporter(),
-                                clock: ManualClock(), fileEvents: spy.factory)
         let finished = TailerTests.start(tailer)
         #expect(Waiting.until(10, every: 0.01) { exported() == ["a"] })
 
@@ -275,13 +282,9 @@ struct TailerFileEventsTests {
     /// `app.log.1`. The rest must come from the gzip copy, whole by then. Driven step by step through the tailer's
     /// `onCopiesLooked` seam: the rotator's next move happens exactly between the look and the open.
     @Test func aCopytruncateWhosePlainCopyIsCompressedAwayBetweenTheLookAndTheOpenIsReadFromTheGzipCopy() throws {
-        let (dir, config) = try TailerTests.textWorkspace()
+        let (dir, log, spy, tailer) = try Self.followingA()
         defer { dir.remove() }
-        let log = dir.write("logs/app.log", "a\n")
         func exported() -> [String] { TailerTests.lastWords(in: dir.file("out.jsonl")) }
-        let spy = RecordingFileEvents()
-        let tailer = try Tailer(configFile: ConfigFile(path: config), store: RecordingCheckpointStore(), events: RecordingEventReporter(),
-                                clock: ManualClock(), fileEvents: spy.factory)
         let unread = (1...3000).map { "y\($0)\n" }.joined(), whole = "a\n" + unread
         let looks = TailerTests.Box<[[CopyRecovery.Candidate]]>([])
         tailer.onCopiesLooked = { _, candidates in
@@ -311,13 +314,9 @@ struct TailerFileEventsTests {
     /// A gzip copy read while its compressor still writes it (no plain copy beside it): read to where it is, then,
     /// once it arrives whole (closed after writing), from there on: every line once, no `damaged` gap.
     @Test func aGzipCopyStillBeingWrittenIsReadOnWhenItArrivesWhole() throws {
-        let (dir, config) = try TailerTests.textWorkspace()
+        let (dir, log, spy, tailer) = try Self.followingA()
         defer { dir.remove() }
-        let log = dir.write("logs/app.log", "a\n")
         func exported() -> [String] { TailerTests.lastWords(in: dir.file("out.jsonl")) }
-        let spy = RecordingFileEvents()
-        let tailer = try Tailer(configFile: ConfigFile(path: config), store: RecordingCheckpointStore(), events: RecordingEventReporter(),
-                                clock: ManualClock(), fileEvents: spy.factory)
         let unread = (1...5000).map { "y\($0)\n" }.joined(), member = Gzip.member(Array(("a\n" + unread).utf8), level: 0)
         let logs = dir.file("logs")
         let looks = TailerTests.Box(0)
