@@ -22,7 +22,11 @@ public enum Fingerprinter {
 
     /// The fingerprint of the file at `path` (nil: unreadable or empty).
     public static func ofFile(_ path: String) -> Fingerprint? {
-        guard let source = try? FileOpener.open(path) else { return nil }
+        (try? FileOpener.open(path)).flatMap(of)
+    }
+
+    /// The fingerprint of a source just opened (nil: empty, or its first line cannot be read yet).
+    public static func of(_ source: any ByteSource) -> Fingerprint? {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Fingerprint.headLimit, alignment: 1)
         defer { buffer.deallocate() }
         return (try? head(of: source, into: buffer))?.fingerprint

@@ -153,22 +153,12 @@ extension Tailer {
     func copyCandidates(of live: String, fingerprint: Fingerprint) -> [CopyRecovery.Candidate] {
         discovery.rotatedCopies(of: live, source: source(of: live)).reversed().prefix(4).map { path in
             guard let source = try? FileOpener.open(path) else { return .init(path: path, isGzip: false, content: .other) }
-            let found = Self.headFingerprint(of: source)
-            let content: CopyRecovery.Candidate.Content
-            switch found {
-            case .some(let head): content = head == fingerprint ? .same : .other
-            case .none: content = .undecided
-            }
+            let found = Fingerprinter.of(source)
+            let content: CopyRecovery.Candidate.Content = found.map { $0 == fingerprint ? .same : .other } ?? .undecided
             // An empty file may be a gzip copy its compressor has just created: it counts as a gzip one to wait for.
             let isGzip = source.isCompressed || (found == nil && path.hasSuffix(".gz"))
             return .init(path: path, isGzip: isGzip, content: content)
         }
-    }
-
-    private static func headFingerprint(of source: any ByteSource) -> Fingerprint? {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Fingerprint.headLimit, alignment: 1)
-        defer { buffer.deallocate() }
-        return (try? Fingerprinter.head(of: source, into: buffer))?.fingerprint
     }
 
     /// Waits, at most until `deadline`, for `path` to arrive (its compressor closed it after writing: it is
