@@ -18,7 +18,9 @@ struct ScanCommand: ParsableCommand {
             as app.log.2026-11-23_07-48-50, the source's "olddir" and "rotatedPattern"). PATHs are read in \
             the order given, except that the members of one rotated chain are read oldest first wherever \
             they sit, so 'spytail scan -c c.json app.log*' or 'logs/app.log logs/old/*' do the right \
-            thing. Gzip is recognised by content, not by name.
+            thing. Gzip is recognised by content, not by name. Each PATH is read with the parser of the \
+            source whose include patterns take it (or whose rotated copy it is), else with the top-level \
+            "parse"; --source names the source for all of them.
 
             A file that cannot be read, or a gzip that is truncated or corrupt, is reported on stderr with \
             its offset after everything before the damage is written, followed in every output by a "gap" \
@@ -33,6 +35,10 @@ struct ScanCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Files to read instead of the configured sources ('-' is standard input).",
                                  valueName: "path"))
     var paths: [String] = []
+
+    @Option(help: ArgumentHelp("Read the PATHs as files of this configured source: its parser, its name in the records.",
+                               valueName: "name"))
+    var source: String?
 
     @Option(help: ArgumentHelp("Keep only entries at or after this RFC 3339 time (e.g. 2026-11-20T10:00:00Z).",
                                valueName: "time"))
@@ -95,7 +101,7 @@ struct ScanCommand: ParsableCommand {
                                 workers: threads ?? WorkerThreads.availableCores)
         let report: ScanReport
         do {
-            report = try runner.run(paths: inputs)
+            report = try runner.run(files: inputs)
         } catch {
             reporter.endProgress()
             if error.cause == .closedByReader {
@@ -130,14 +136,29 @@ struct ScanCommand: ParsableCommand {
         }
     }
 
-    /// The explicit paths in reading order, or the configured sources' files.
-    func inputPaths(_ file: ConfigFile) throws -> [String] {
-        if !paths.isEmpty { return PathDiscovery.orderExplicit(paths) }
-        let discovery = PathDiscovery(baseDirectory: file.baseDirectory, sources: file.config.sources)
-        let found = file.config.sources.flatMap { source in
+    /// The explicit paths in reading order, or the configured sources' files, each with its source's index.
+    func inputPaths(_ file: ConfigFile) throws -> [(path: String, source: Int)] {
+        let sources = file.config.sources
+        let discovery = PathDiscovery(baseDirectory: file.baseDirectory, sources: sources)
+        if !paths.isEmpty {
+            var named: Int?
+            if let source {
+                guard let index = sources.firstIndex(where: { $0.name == source }) else {
+                    FileHandleStderr.write("spytail: error: --source \(source): \(file.path) has no such source (it has: \(sources.map(\.name).joined(separator: ", ")))\n")
+                    throw ExitCode(2)
+                }
+                named = index
+            }
+            let cwd = Self.currentDirectory()
+            return PathDiscovery.orderExplicit(paths).map { path in
+                let absolute = path.hasPrefix("/") || path == "-" ? path : cwd + "/" + path
+                return (path, named ?? discovery.sourceIndex(of: absolute, among: sources) ?? SourceFile.unnamed)
+            }
+        }
+        let found = sources.enumerated().flatMap { index, source in
             discovery.files(for: source) { path, target in
                 FileHandleStderr.write("spytail: warning: \(path): a symlink to \(target), outside the source's folder; not read (set \"followSymlinks\": true to allow)\n")
-            }
+            }.map { (path: $0, source: index) }
         }
         if found.isEmpty {
             let patterns = file.config.sources.flatMap(\.include).joined(separator: ", ")

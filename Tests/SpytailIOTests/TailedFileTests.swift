@@ -23,7 +23,7 @@ struct TailedFileTests {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let log = dir.write("app.log", "old 1\nold 2\n")
-        let file = try TailedFile(path: log, followPath: log, offset: 0, fingerprint: nil, maxLineBytes: 1 << 20, continuation: nil, now: .zero)
+        let file = try TailedFile(path: log, followPath: log, offset: 0, fingerprint: nil, parser: LineParser(name: "parse", format: .text, timestampFormat: .iso8601), now: .zero)
         #expect(try Self.read(file).messages == ["old 1", "old 2"])
 
         try FileHandle(forWritingTo: URL(fileURLWithPath: log)).appendAndClose("old 3\n")  // the look sees it grow
@@ -40,7 +40,7 @@ struct TailedFileTests {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let log = dir.write("app.log", "a\n")
-        let file = try TailedFile(path: log, followPath: log, offset: 0, fingerprint: nil, maxLineBytes: 1 << 20, continuation: nil, now: .zero)
+        let file = try TailedFile(path: log, followPath: log, offset: 0, fingerprint: nil, parser: LineParser(name: "parse", format: .text, timestampFormat: .iso8601), now: .zero)
         _ = try Self.read(file)
         try FileHandle(forWritingTo: URL(fileURLWithPath: log)).appendAndClose("b\nc\n")
         let (messages, result) = try Self.read(file)
@@ -54,7 +54,7 @@ struct TailedFileTests {
         defer { dir.remove() }
         let log = dir.write("app.log", "first line\nsecond\n")
         let fingerprint = try #require(Fingerprinter.ofFile(log))
-        let file = try TailedFile(path: log, followPath: log, offset: 11, fingerprint: fingerprint, maxLineBytes: 1 << 20, continuation: nil, now: .zero)
+        let file = try TailedFile(path: log, followPath: log, offset: 11, fingerprint: fingerprint, parser: LineParser(name: "parse", format: .text, timestampFormat: .iso8601), now: .zero)
         #expect(try Self.read(file).messages == ["second"])
         dir.write("app.log", "another first\n" + String(repeating: "x", count: 40) + "\n")
         #expect(try Self.read(file).result.headChanged)

@@ -3,7 +3,6 @@
 public struct CompiledConfig {
     public let config: SpytailConfig
     public let rules: RuleSet
-    public let continuation: Regex?
     public let filters: [EntryCondition]
     /// The `where` condition of each output, in `config.outputs` order.
     public let outputConditions: [EntryCondition?]
@@ -12,11 +11,9 @@ public struct CompiledConfig {
     public init(_ config: SpytailConfig) throws(ConfigErrors) {
         let d = ConfigDiagnostics()
         let parsePath = JSONPath.root.appending("parse")
-        let pattern = Self.compilePattern(config.parse.pattern, parsePath.appending("pattern"), d)
-        let continuation = config.parse.multiline.flatMap {
-            Self.compileRegex($0.continuation, parsePath.appending("multiline").appending("continuation"), d)
-        }
-        let fieldNames = pattern?.fieldNames ?? []
+        var fieldNames: [String] = []
+        let parsers = Self.compileParsers(config, &fieldNames, d)
+        let sourceParsers = Self.sourceParsers(config, d)
         Self.checkUniqueNames(config, d)
         let defaultCategory = Self.defaultCategoryIndex(config.parse.categories, parsePath.appending("categories"), d)
         if config.parse.tags.count > TagSet.capacity {
@@ -31,24 +28,26 @@ public struct CompiledConfig {
         let vocabulary = Vocabulary(
             categories: categories,
             tags: config.parse.tags.map { .init(name: $0.name, display: $0.display) },
-            fieldNames: fieldNames + GapVocabulary.fieldNames)
-        var categoryRules: [(category: Int, rule: MatchRule)] = []
+            fieldNames: fieldNames + GapVocabulary.fieldNames,
+            sources: config.sources.map(\.name))
+        let scope = ConditionScope(config: config, vocabulary: vocabulary, groupNames: fieldNames)
+        var categoryRules: [(category: Int, rule: EntryCondition)] = []
         for (i, category) in config.parse.categories.enumerated() {
             guard let match = category.match else { continue }
             let path = parsePath.appending("categories").appending(i).appending("match")
-            if let rule = Self.compileMatch(match, path, fieldNames, hasPattern: pattern != nil, d) { categoryRules.append((i, rule)) }
+            if let rule = Self.compile(match, path, scope, d) { categoryRules.append((i, rule)) }
         }
-        var tagRules: [(tag: Int, rule: MatchRule)] = []
+        var tagRules: [(tag: Int, rule: EntryCondition)] = []
         for (i, tag) in config.parse.tags.enumerated() {
             let path = parsePath.appending("tags").appending(i).appending("match")
-            if let rule = Self.compileMatch(tag.match, path, fieldNames, hasPattern: pattern != nil, d) { tagRules.append((i, rule)) }
+            if let rule = Self.compile(tag.match, path, scope, d) { tagRules.append((i, rule)) }
         }
         let filters = config.filters.enumerated().compactMap { i, condition in
-            Self.compileCondition(condition, JSONPath.root.appending("filters").appending(i).appending("exclude"), config, vocabulary, d)
+            Self.compile(condition, JSONPath.root.appending("filters").appending(i).appending("exclude"), scope, d)
         }
         let outputConditions = config.outputs.enumerated().map { i, output in
             output.whereCondition.flatMap {
-                Self.compileCondition($0, JSONPath.root.appending("outputs").appending(i).appending("where"), config, vocabulary, d)
+                Self.compile($0, JSONPath.root.appending("outputs").appending(i).appending("where"), scope, d)
             }
         }
         Self.checkOutputs(config.outputs, d)
@@ -62,12 +61,20 @@ public struct CompiledConfig {
         Self.checkRotatedPatterns(config.sources, d)
         guard d.errors.isEmpty else { throw ConfigErrors(d.errors) }
         self.config = config
-        self.continuation = continuation
         self.filters = filters
         self.outputConditions = outputConditions
-        rules = RuleSet(vocabulary: vocabulary, pattern: pattern, timestampFormat: config.parse.timestampFormat,
+        rules = RuleSet(vocabulary: vocabulary, parsers: parsers, sourceParsers: sourceParsers,
                         categoryRules: categoryRules, defaultCategory: defaultCategory ?? 0, tagRules: tagRules)
     }
+
+    /// The default parser's multiline rule.
+    public var continuation: Regex? { rules.defaultParser.continuation }
+
+    /// The parser that reads a file of `source` (`SourceFile.source`).
+    public func parser(forSource source: Int) -> LineParser { rules.parser(forSource: source) }
+
+    /// Index of the config's source named `name`.
+    public func sourceIndex(named name: String) -> Int? { config.sources.firstIndex { $0.name == name } }
 
     /// Decodes and compiles config JSON.
     public init(json: [UInt8]) throws(ConfigErrors) {
@@ -79,7 +86,9 @@ public struct CompiledConfig {
         let c = config
         return "\(c.sources.count) source(s), \(c.parse.categories.count) categories, \(c.parse.tags.count) tags, "
             + "\(c.integrations.count) integration(s), \(c.filters.count) filter(s), \(c.outputs.count) output(s), "
-            + (rules.pattern.map { "fields: [\($0.fieldNames.joined(separator: ", "))], " } ?? "no pattern, ")
+            + (config.parsers.isEmpty ? "" : "\(config.parsers.count) parser(s) (\(config.parsers.map { "\($0.name): \($0.format.rawValue)" }.joined(separator: ", "))), ")
+            + (rules.vocabulary.fieldNames.count > GapVocabulary.fieldNames.count
+                ? "fields: [\(rules.vocabulary.fieldNames.dropLast(GapVocabulary.fieldNames.count).joined(separator: ", "))], " : "no pattern, ")
             + "state \(c.state.rawValue)"
     }
 }
@@ -114,48 +123,6 @@ extension CompiledConfig {
             d.report(path, .invalidRegex(error))
             return nil
         }
-    }
-
-    static func compileMatch(_ match: SpytailConfig.Match, _ path: JSONPath, _ fieldNames: [String], hasPattern: Bool,
-                             _ d: ConfigDiagnostics) -> MatchRule? {
-        var subject = MatchRule.Subject.message
-        if let field = match.field {
-            guard let index = fieldNames.firstIndex(of: field) else {
-                let why = hasPattern ? "unknown field '\(field)'; the pattern's named groups are: \(fieldNames.joined(separator: ", "))"
-                    : "unknown field '\(field)': there is no parse.pattern to capture it"
-                d.report(path.appending("field"), .invalidValue(why))
-                return nil
-            }
-            subject = .field(index)
-        }
-        switch match.kind {
-        case .contains(let text): return MatchRule(subject: subject, matcher: .contains(ByteNeedle(text)))
-        case .prefix(let text): return MatchRule(subject: subject, matcher: .prefix(ByteNeedle(text)))
-        case .regex(let text):
-            return compileRegex(text, path.appending("regex"), d).map { MatchRule(subject: subject, matcher: .regex($0)) }
-        }
-    }
-
-    static func compileCondition(_ condition: SpytailConfig.Condition, _ path: JSONPath, _ config: SpytailConfig,
-                                 _ vocabulary: Vocabulary, _ d: ConfigDiagnostics) -> EntryCondition? {
-        switch condition {
-        case .contains(let text): return .contains(ByteNeedle(text))
-        case .prefix(let text): return .prefix(ByteNeedle(text))
-        case .tag(let name):
-            if let index = vocabulary.tagIndex(named: name) { return .tag(index, name: name) }
-            d.report(path.appending("tag"), .unknownReference(kind: "tag", name: name, known: vocabulary.tags.map(\.name)))
-        case .category(let name):
-            if let index = vocabulary.categoryIndex(named: name) { return .category(index, name: name) }
-            d.report(path.appending("category"),
-                     .unknownReference(kind: "category", name: name, known: vocabulary.categories.map(\.name)))
-        case .integration(let name):
-            if let integration = config.integrations.first(where: { $0.name == name }) {
-                return .integration(name: name, prefixes: integration.ignorablePrefixes.map(ByteNeedle.init))
-            }
-            d.report(path.appending("integration"),
-                     .unknownReference(kind: "integration", name: name, known: config.integrations.map(\.name)))
-        }
-        return nil
     }
 
     static func defaultCategoryIndex(_ categories: [SpytailConfig.Category], _ path: JSONPath, _ d: ConfigDiagnostics) -> Int? {

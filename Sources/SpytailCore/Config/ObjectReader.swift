@@ -23,6 +23,12 @@ struct ObjectReader {
     var keys: [String] { members.keys.sorted() }
     func has(_ key: String) -> Bool { members[key] != nil && members[key] != .null }
 
+    /// The raw value of `key`, null included; nil when absent.
+    func member(_ key: String) -> JSONValue? {
+        precondition(allowed.contains(key), "config decoder asks for '\(key)', not declared at \(path)")
+        return members[key]
+    }
+
     /// The raw value of `key`; nil when absent or null.
     func value(_ key: String) -> JSONValue? {
         precondition(allowed.contains(key), "config decoder asks for '\(key)', not declared at \(path)")

@@ -16,6 +16,7 @@ extension SpytailConfig {
         config.sources = top.array("sources")?.compactMap { decodeSource($0.value, $0.path, d) } ?? []
         config.checkpoints = top.string("checkpoints")
         if let parse = top.object("parse", keys: ConfigKeys.parse) { config.parse = decodeParse(parse, d) }
+        config.parsers = decodeParsers(top, d)
         config.integrations = top.array("integrations")?.compactMap { decodeIntegration($0.value, $0.path, d) } ?? []
         config.filters = top.array("filters")?.compactMap { decodeFilter($0.value, $0.path, d) } ?? []
         if let outputs = top.array("outputs") {
@@ -66,6 +67,7 @@ extension SpytailConfig {
         let followSymlinks = r.bool("followSymlinks") ?? false
         let olddir = r.string("olddir")
         let rotatedPattern = r.string("rotatedPattern")
+        let parser = r.string("parser")
         guard let name, let include else { return nil }
         var source = Source(name: name, include: include)
         source.exclude = exclude
@@ -74,6 +76,7 @@ extension SpytailConfig {
         source.followSymlinks = followSymlinks
         source.olddir = olddir
         source.rotatedPattern = rotatedPattern
+        source.parser = parser
         return source
     }
 
@@ -82,15 +85,8 @@ extension SpytailConfig {
         defer { r.finish() }
         var parse = Parse()
         parse.pattern = r.string("pattern")
-        parse.timestampFormat = r.choice("timestampFormat", TimestampFormat.self) ?? .iso8601
-        if let m = r.object("multiline", keys: ConfigKeys.multiline) {
-            if let continuation = m.string("continuation", required: true) {
-                var multiline = Multiline(continuation: continuation)
-                multiline.idleTimeoutMs = m.integer("idleTimeoutMs", in: 1...3_600_000) ?? 1000
-                parse.multiline = multiline
-            }
-            m.finish()
-        }
+        parse.timestampFormat = decodeTimestampFormat(r) ?? .iso8601
+        parse.multiline = decodeMultiline(r)
         parse.maxLineBytes = r.integer("maxLineBytes", in: 64...(1 << 30)) ?? parse.maxLineBytes
         if let categories = r.array("categories") {
             parse.categories = categories.compactMap { decodeCategory($0.value, $0.path, d) }
@@ -105,7 +101,7 @@ extension SpytailConfig {
         let name = r.string("name", required: true)
         let display = r.string("display") ?? name
         let color = r.string("color")
-        let match = r.object("match", keys: ConfigKeys.match).flatMap { decodeMatch($0, d) }
+        let match = r.object("match", keys: ConfigKeys.match).flatMap { decodeCondition($0, d, inRule: true) }
         let isDefault = r.bool("default") ?? false
         if match == nil && !isDefault && !r.has("match") {
             r.report(nil, .invalidValue("a category needs a 'match' or \"default\": true"))
@@ -119,28 +115,9 @@ extension SpytailConfig {
         defer { r.finish() }
         let name = r.string("name", required: true)
         let display = r.string("display") ?? name
-        let match = r.object("match", keys: ConfigKeys.match, required: true).flatMap { decodeMatch($0, d) }
+        let match = r.object("match", keys: ConfigKeys.match, required: true).flatMap { decodeCondition($0, d, inRule: true) }
         guard let name, let display, let match else { return nil }
         return Tag(name: name, display: display, match: match)
-    }
-
-    static func decodeMatch(_ reader: ObjectReader, _ d: ConfigDiagnostics) -> Match? {
-        let r = reader
-        defer { r.finish() }
-        let field = r.string("field")
-        let kinds: [(String, (String) -> Match.Kind)] = [("contains", Match.Kind.contains), ("prefix", Match.Kind.prefix),
-                                                         ("regex", Match.Kind.regex)]
-        var found: [Match.Kind] = []
-        for (key, make) in kinds { if let text = r.string(key) { found.append(make(text)) } }
-        guard found.count == 1 else {
-            if found.isEmpty && !kinds.contains(where: { r.has($0.0) }) {
-                r.report(nil, .invalidValue("needs exactly one of: contains, prefix, regex"))
-            } else if found.count > 1 {
-                r.report(nil, .invalidValue("give only one of: contains, prefix, regex"))
-            }
-            return nil
-        }
-        return Match(field: field, found[0])
     }
 
     static func decodeIntegration(_ json: JSONValue, _ path: JSONPath, _ d: ConfigDiagnostics) -> Integration? {
@@ -156,22 +133,7 @@ extension SpytailConfig {
         guard let r = ObjectReader(json, at: path, d, keys: ConfigKeys.filter) else { return nil }
         defer { r.finish() }
         guard let condition = r.object("exclude", keys: ConfigKeys.condition, required: true) else { return nil }
-        return decodeCondition(condition, d)
-    }
-
-    static func decodeCondition(_ reader: ObjectReader, _ d: ConfigDiagnostics) -> Condition? {
-        let r = reader
-        defer { r.finish() }
-        let modes: [(String, (String) -> Condition)] = [
-            ("contains", Condition.contains), ("prefix", Condition.prefix), ("tag", Condition.tag),
-            ("category", Condition.category), ("integration", Condition.integration),
-        ]
-        var found: [Condition] = []
-        for (key, make) in modes { if let text = r.string(key) { found.append(make(text)) } }
-        if found.count != 1 && !(found.isEmpty && modes.contains { r.has($0.0) }) {
-            r.report(nil, .invalidValue("needs exactly one of: contains, prefix, tag, category, integration"))
-        }
-        return found.count == 1 ? found[0] : nil
+        return decodeCondition(condition, d, inRule: false)
     }
 
     static func decodeOutput(_ json: JSONValue, _ path: JSONPath, _ d: ConfigDiagnostics) -> Output? {
@@ -187,7 +149,7 @@ extension SpytailConfig {
         let filePath = r.string("path")
         let format = r.choice("format", Output.Format.self)
         let color = r.choice("color", Output.Color.self) ?? .auto
-        let condition = r.object("where", keys: ConfigKeys.condition).flatMap { decodeCondition($0, d) }
+        let condition = r.object("where", keys: ConfigKeys.condition).flatMap { decodeCondition($0, d, inRule: false) }
         let destination: Output.Destination
         switch type {
         case "stdout":
@@ -214,7 +176,7 @@ extension SpytailConfig {
     static func decodeClickHouse(_ json: JSONValue, _ path: JSONPath, _ d: ConfigDiagnostics) -> Output? {
         guard let r = ObjectReader(json, at: path, d, keys: ConfigKeys.clickhouseOutput) else { return nil }
         defer { r.finish() }
-        let condition = r.object("where", keys: ConfigKeys.condition).flatMap { decodeCondition($0, d) }
+        let condition = r.object("where", keys: ConfigKeys.condition).flatMap { decodeCondition($0, d, inRule: false) }
         guard let url = r.string("url", required: true) else { return nil }
         guard let endpoint = HTTPEndpoint(url) else {
             r.report("url", .invalidValue("'\(url)' is not an http:// or https:// address with a host (and no path)"))
@@ -244,7 +206,7 @@ extension SpytailConfig {
     static func decodeSyslog(_ json: JSONValue, _ path: JSONPath, _ d: ConfigDiagnostics) -> Output? {
         guard let r = ObjectReader(json, at: path, d, keys: ConfigKeys.syslogOutput) else { return nil }
         defer { r.finish() }
-        let condition = r.object("where", keys: ConfigKeys.condition).flatMap { decodeCondition($0, d) }
+        let condition = r.object("where", keys: ConfigKeys.condition).flatMap { decodeCondition($0, d, inRule: false) }
         guard let address = r.string("address", required: true) else { return nil }
         guard let (host, port) = SyslogOutput.parseAddress(address) else {
             r.report("address", .invalidValue("'\(address)' is not HOST:PORT"))

@@ -5,6 +5,8 @@ public struct SpytailConfig: Sendable, Equatable {
     /// Path of the checkpoint file (`run`), relative to the config file's folder.
     public var checkpoints: String?
     public var parse = Parse()
+    /// Named parsers (`parsers` in JSON, an object keyed by name), in name order; a source picks one by name.
+    public var parsers: [Parser] = []
     public var integrations: [Integration] = []
     public var filters: [Condition] = []
     public var outputs: [Output] = [Output(destination: .stdout, format: .text)]
@@ -60,6 +62,8 @@ public struct SpytailConfig: Sendable, Equatable {
         /// A regex for rotated names that do not start with the live name (logback, log4j2), matched against a
         /// whole file name without its `.gz`; named groups `date` and `index` order the chain.
         public var rotatedPattern: String?
+        /// The name of the parser for this source's lines; nil: the top-level `parse`.
+        public var parser: String?
 
         public init(name: String, include: [String]) {
             self.name = name
@@ -87,19 +91,30 @@ public struct SpytailConfig: Sendable, Equatable {
         public init(continuation: String) { self.continuation = continuation }
     }
 
-    /// Where a rule looks, and how.
-    public struct Match: Sendable, Equatable {
-        public enum Kind: Sendable, Equatable {
-            case contains(String)
-            case prefix(String)
-            case regex(String)
-        }
-        /// A named group of the pattern; nil means the message.
-        public var field: String?
-        public var kind: Kind
-        public init(field: String? = nil, _ kind: Kind) {
-            self.field = field
-            self.kind = kind
+    /// A named parser: how one source's lines become entries.
+    public struct Parser: Sendable, Equatable {
+        public enum Format: String, Sendable, CaseIterable { case regex, json, logfmt, text }
+        /// What a typed regex group or logfmt value becomes.
+        public enum FieldType: String, Sendable, CaseIterable { case string, integer, number, boolean }
+
+        public var name: String
+        public var format: Format
+        /// `regex`: the pattern, with named groups as `parse.pattern`.
+        public var pattern: String?
+        /// `json`/`logfmt`: the field paths of the timestamp and the message; nil: the common writers' keys.
+        public var timestampKey: String?
+        public var messageKey: String?
+        /// nil: `auto` for json and logfmt, `iso8601` for regex.
+        public var timestampFormat: TimestampFormat?
+        /// Field name → type, for regex groups and logfmt values (JSON values carry their own types).
+        public var types: [String: FieldType] = [:]
+        public var multiline: Multiline?
+        /// nil: `parse.maxLineBytes`.
+        public var maxLineBytes: Int?
+
+        public init(name: String, format: Format) {
+            self.name = name
+            self.format = format
         }
     }
 
@@ -108,9 +123,9 @@ public struct SpytailConfig: Sendable, Equatable {
         public var name: String
         public var display: String
         public var color: String?
-        public var match: Match?
+        public var match: Condition?
         public var isDefault = false
-        public init(name: String, display: String, color: String? = nil, match: Match? = nil, isDefault: Bool = false) {
+        public init(name: String, display: String, color: String? = nil, match: Condition? = nil, isDefault: Bool = false) {
             self.name = name
             self.display = display
             self.color = color
@@ -123,8 +138,8 @@ public struct SpytailConfig: Sendable, Equatable {
     public struct Tag: Sendable, Equatable {
         public var name: String
         public var display: String
-        public var match: Match
-        public init(name: String, display: String, match: Match) {
+        public var match: Condition
+        public init(name: String, display: String, match: Condition) {
             self.name = name
             self.display = display
             self.match = match
@@ -141,14 +156,49 @@ public struct SpytailConfig: Sendable, Equatable {
         }
     }
 
-    /// One condition of SpyDashboard's filter modes (plus `integration`). A filter excludes what it
-    /// matches; an output's `where` keeps what it matches.
-    public enum Condition: Sendable, Equatable {
+    /// A condition: SpyDashboard's filter modes (message `contains`/`prefix`, `tag`, `category`), an
+    /// integration's prefixes, a message `regex`, a `source`, a test on a field, and `all`/`any`/`not` of
+    /// conditions. A filter excludes what it matches; an output's `where` keeps what it matches; a category or
+    /// tag rule's `match` is one too (without `tag` and `category`).
+    public indirect enum Condition: Sendable, Equatable {
         case contains(String)
         case prefix(String)
+        case regex(String)
         case tag(String)
         case category(String)
         case integration(String)
+        case source(String)
+        case field(String, FieldTest)
+        case all([Condition])
+        case any([Condition])
+        case not(Condition)
+    }
+
+    /// What a `field` condition asks of the field's value.
+    public enum FieldTest: Sendable, Equatable {
+        /// A string, number, boolean or null; numbers compare by value.
+        case equals(JSONValue)
+        case oneOf([JSONValue])
+        case contains(String)
+        case prefix(String)
+        case regex(String)
+        /// The field is present (true) or absent (false); `null` counts as present.
+        case exists(Bool)
+        /// Numeric bounds, all of which must hold (`gt`, `gte`, `lt`, `lte`).
+        case bounds(NumericBounds)
+    }
+
+    public struct NumericBounds: Sendable, Equatable {
+        public var gt: Double?
+        public var gte: Double?
+        public var lt: Double?
+        public var lte: Double?
+        public init(gt: Double? = nil, gte: Double? = nil, lt: Double? = nil, lte: Double? = nil) {
+            (self.gt, self.gte, self.lt, self.lte) = (gt, gte, lt, lte)
+        }
+        public func contains(_ x: Double) -> Bool {
+            (gt.map { x > $0 } ?? true) && (gte.map { x >= $0 } ?? true) && (lt.map { x < $0 } ?? true) && (lte.map { x <= $0 } ?? true)
+        }
     }
 
     /// One exported stream.
@@ -185,6 +235,7 @@ public struct SpytailConfig: Sendable, Equatable {
 
         public var destination: Destination
         public var format: Format
+        /// Only what this condition matches is written.
         public var whereCondition: Condition?
         public var color = Color.auto
 

@@ -1,5 +1,7 @@
-/// For people: `time glyph [tag glyphs] message`, continuation lines indented below, ANSI colour from
-/// the category's `color` when asked to (the CLI asks only when the output is a terminal).
+/// For people: `time glyph [tag glyphs] message`, then a JSON or logfmt line's fields as `key=value`
+/// (nested keys joined with dots), continuation lines indented below, ANSI colour from the category's
+/// `color` when asked to (the CLI asks only when the output is a terminal). A regex parser's groups are not
+/// repeated (they are parts of the line shown). A line that did not parse ends with `[json: … at byte N]`.
 /// Control characters are shown as `^X` so a log line cannot drive the terminal.
 public struct TextFormatter: EntryFormatter {
     let categoryGlyphs: [[UInt8]]
@@ -28,6 +30,10 @@ public struct TextFormatter: EntryFormatter {
             out.append(UInt8(ascii: " "))
         }
         appendVisible(UnsafeBufferPointer(rebasing: text[entry.message]), out)
+        appendKeyedFields(entry, text, out)
+        if let problem = entry.parseError {
+            out.append(Array(" [\(problem.description)]".utf8))
+        }
         if let detail = entry.detail {
             for line in text[detail].split(separator: 0x0A, omittingEmptySubsequences: false) {
                 out.append(Self.detailIndent)
@@ -37,6 +43,21 @@ public struct TextFormatter: EntryFormatter {
         if entry.truncated { out.append(Self.truncatedMark) }
         if colour != nil { out.append(Self.reset) }
         out.append(0x0A)
+    }
+
+    /// ` key=value` for each field read from the line's own keys; values with spaces are quoted.
+    func appendKeyedFields(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>, _ out: OutputBuffer) {
+        for field in entry.fields where field.name == FieldValue.keyed {
+            FlatFields.forEach(field, in: text, names: []) { key, value in
+                out.append(UInt8(ascii: " "))
+                key.withUnsafeBufferPointer { appendVisible($0, out) }
+                out.append(UInt8(ascii: "="))
+                let quoted = value.isEmpty || value.contains(0x20)
+                if quoted { out.append(UInt8(ascii: "\"")) }
+                appendVisible(value, out)
+                if quoted { out.append(UInt8(ascii: "\"")) }
+            }
+        }
     }
 
     /// Copies `bytes`, showing C0 controls and DEL as `^X` and invalid UTF-8 as U+FFFD.

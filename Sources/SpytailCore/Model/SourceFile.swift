@@ -5,10 +5,16 @@ public final class SourceFile: Sendable {
     public let fingerprint: Fingerprint
     /// `path` already escaped for a JSON string, without quotes.
     public let escapedPath: [UInt8]
+    /// Index of the config's source this file belongs to (`CompiledConfig.sources`), or `SourceFile.unnamed`
+    /// for a file named on the command line that no source takes: it is read with the default `parse`.
+    public let source: Int
 
-    public init(path: String, fingerprint: Fingerprint) {
+    public static let unnamed = -1
+
+    public init(path: String, fingerprint: Fingerprint, source: Int = SourceFile.unnamed) {
         self.path = path
         self.fingerprint = fingerprint
+        self.source = source
         let buffer = OutputBuffer(capacity: path.utf8.count * 2 + 8)
         var path = path
         path.withUTF8 { buffer.appendJSONEscaped($0) }

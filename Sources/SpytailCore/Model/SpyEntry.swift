@@ -22,11 +22,37 @@ public struct SpyEntry: Sendable {
     public var truncated = false
     /// Nanoseconds since the Unix epoch, when the timestamp could be read in the configured format.
     public var time: Int64?
+    /// Where values the parser decoded start in `text` (after the lines): a JSON message with escapes, a
+    /// logfmt quoted value. nil when there are none.
+    public var decodedStart: Int?
+    /// The line did not parse in its source's format: the whole head line is the message.
+    public var parseError: ParseProblem?
 
     public init(file: SourceFile) { self.file = file }
 
     /// Continuation lines (joined by `\n`), or nil for a one-line entry.
-    public var detail: Range<Int>? { text.count > headLength ? (headLength + 1)..<text.count : nil }
+    public var detail: Range<Int>? {
+        let end = decodedStart ?? text.count
+        return end > headLength ? (headLength + 1)..<end : nil
+    }
+
+    /// Appends decoded bytes after the lines and returns their range.
+    public mutating func appendDecoded(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        if decodedStart == nil { decodedStart = text.count }
+        let start = text.count
+        text.append(contentsOf: bytes)
+        return start..<text.count
+    }
+
+    /// Drops what the parser added (decoded values, fields, the parse error) before the entry is parsed again.
+    public mutating func resetParse() {
+        if let start = decodedStart {
+            if start <= text.count { text.removeSubrange(start...) }
+            decodedStart = nil
+        }
+        parseError = nil
+        fields.removeAll(keepingCapacity: true)
+    }
 
     /// The deterministic id: the content fingerprint of the file and the entry's offset in it.
     public var id: String { "\(file.fingerprint)-\(offset)" }

@@ -17,12 +17,18 @@ public struct Vocabulary: Sendable {
     public let categories: [Label]
     public let tags: [Label]
     public let fieldNames: [String]
+    /// The config's source names, by `SourceFile.source`.
+    public let sources: [String]
 
-    public init(categories: [Label], tags: [Label], fieldNames: [String]) {
+    public init(categories: [Label], tags: [Label], fieldNames: [String], sources: [String] = []) {
         self.categories = categories
         self.tags = tags
         self.fieldNames = fieldNames
+        self.sources = sources
     }
+
+    /// The name of a file's source, or nil for a file without one.
+    public func sourceName(_ source: Int) -> String? { source >= 0 && source < sources.count ? sources[source] : nil }
 
     public func categoryIndex(named name: String) -> Int? { categories.firstIndex { $0.name == name } }
     public func tagIndex(named name: String) -> Int? { tags.firstIndex { $0.name == name } }

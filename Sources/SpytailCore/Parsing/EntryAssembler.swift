@@ -38,6 +38,7 @@ public struct EntryAssembler {
         }
         try flush(emit)
         entry.text.removeAll(keepingCapacity: true)
+        entry.decodedStart = nil
         entry.text.append(contentsOf: line.bytes)
         entry.headLength = line.bytes.count
         entry.offset = line.offset

@@ -9,7 +9,7 @@ public struct LinePattern {
     let timestampGroup: Int?
     let messageGroup: Int?
     /// (group number, index into `fieldNames`).
-    let fieldGroups: [(group: Int, field: Int)]
+    private(set) var fieldGroups: [(group: Int, field: Int)]
     public let fieldNames: [String]
     /// The number of the trailing `(?<name>.*)$` group that was taken out of the compiled pattern.
     let tailGroup: Int?
@@ -28,6 +28,13 @@ public struct LinePattern {
         let others = named.filter { $0.name != "timestamp" && $0.name != "message" }
         fieldNames = others.map(\.name)
         fieldGroups = others.enumerated().map { ($0.element.number, $0.offset) }
+    }
+
+    /// Names the fields by `indices[k]` (their index in the config's vocabulary) instead of `k`, their index in
+    /// `fieldNames`: a config with several regex parsers has one vocabulary for all.
+    public mutating func nameFields(_ indices: [Int]) {
+        precondition(indices.count == fieldNames.count)
+        fieldGroups = fieldGroups.map { ($0.group, indices[$0.field]) }
     }
 
     /// Matches the head line (`text[..<headLength]`) and writes the parts into `entry`.

@@ -1,43 +1,52 @@
-/// Turns an assembled entry into a classified one: pattern, timestamp, category (first matching rule,
-/// else the default) and tags (every matching rule).
+/// Turns an assembled entry into a classified one: its source's parser (message, timestamp, fields), then
+/// category (first matching rule, else the default) and tags (every matching rule).
 public struct RuleSet {
     public let vocabulary: Vocabulary
-    public let pattern: LinePattern?
-    public let timestampFormat: TimestampFormat
-    /// (category index, rule) in config order, the default category excluded.
-    let categoryRules: [(category: Int, rule: MatchRule)]
+    /// The default parser (the top-level `parse`) first, then the named ones in name order.
+    public let parsers: [LineParser]
+    /// Parser index of each config source (`SourceFile.source`).
+    let sourceParsers: [Int]
+    /// (category index, condition) in config order, the default category excluded.
+    let categoryRules: [(category: Int, rule: EntryCondition)]
     let defaultCategory: Int
-    /// (tag index, rule).
-    let tagRules: [(tag: Int, rule: MatchRule)]
+    /// (tag index, condition).
+    let tagRules: [(tag: Int, rule: EntryCondition)]
 
-    public init(vocabulary: Vocabulary, pattern: LinePattern?, timestampFormat: TimestampFormat,
-                categoryRules: [(category: Int, rule: MatchRule)], defaultCategory: Int, tagRules: [(tag: Int, rule: MatchRule)]) {
+    public init(vocabulary: Vocabulary, parsers: [LineParser], sourceParsers: [Int],
+                categoryRules: [(category: Int, rule: EntryCondition)], defaultCategory: Int, tagRules: [(tag: Int, rule: EntryCondition)]) {
+        precondition(!parsers.isEmpty, "the default parser comes first")
         self.vocabulary = vocabulary
-        self.pattern = pattern
-        self.timestampFormat = timestampFormat
+        self.parsers = parsers
+        self.sourceParsers = sourceParsers
         self.categoryRules = categoryRules
         self.defaultCategory = defaultCategory
         self.tagRules = tagRules
     }
 
+    /// The default parser (the top-level `parse`).
+    public var defaultParser: LineParser { parsers[0] }
+
+    /// The parser of a file's source (`SourceFile.source`); the default one for a file without a source.
+    @inline(__always)
+    public func parser(forSource source: Int) -> LineParser {
+        source >= 0 && source < sourceParsers.count ? parsers[sourceParsers[source]] : parsers[0]
+    }
+
     /// Fills the parsed parts of `entry` (whose `text` and `headLength` are set). `readTime` also reads
-    /// the timestamp into `entry.time`, which only time windows need.
+    /// the timestamp into `entry.time`, which only time windows and some outputs need.
     public func classify(_ entry: inout SpyEntry, readTime: Bool) {
-        if pattern?.apply(to: &entry) != true {
-            entry.timestamp = nil
-            entry.message = 0..<entry.headLength
-            entry.fields.removeAll(keepingCapacity: true)
-        }
-        let (category, tags, time) = rulings(entry, readTime: readTime)
+        let parser = parser(forSource: entry.file.source)
+        parser.parse(&entry)
+        let (category, tags, time) = rulings(entry, parser, readTime: readTime)
         entry.category = category
         entry.tags = tags
         entry.time = time
     }
 
     /// Category, tags and time of a parsed entry, read in place (`borrowing`: no copy of the entry).
-    private func rulings(_ entry: borrowing SpyEntry, readTime: Bool) -> (Int, TagSet, Int64?) {
+    private func rulings(_ entry: borrowing SpyEntry, _ parser: LineParser, readTime: Bool) -> (Int, TagSet, Int64?) {
         entry.text.withUnsafeBufferPointer { text in
-            (categorize(entry, text), tag(entry, text), readTime ? readTimestamp(entry, text) : nil)
+            (categorize(entry, text), tag(entry, text), readTime ? readTimestamp(entry, parser, text) : nil)
         }
     }
 
@@ -58,8 +67,8 @@ public struct RuleSet {
         }
     }
 
-    func readTimestamp(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+    func readTimestamp(_ entry: borrowing SpyEntry, _ parser: LineParser, _ text: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard let range = entry.timestamp else { return nil }
-        return timestampFormat.parse(UnsafeBufferPointer(rebasing: text[range]))
+        return parser.timestampFormat.parse(UnsafeBufferPointer(rebasing: text[range]))
     }
 }

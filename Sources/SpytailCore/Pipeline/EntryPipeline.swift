@@ -63,9 +63,10 @@ public final class EntryPipeline {
     /// Describes each filter (for the summary).
     public var filterDescriptions: [String] { filters.conditions.map(\.description) }
 
-    /// A fresh entry stream for one file, set up with this pipeline's line limit and multiline rule.
+    /// A fresh entry stream for one file, set up with the line limit and multiline rule of its source's parser.
     public func makeStream(for file: SourceFile, startOffset: Int64 = 0) -> EntryStream {
-        EntryStream(file: file, maxLineBytes: maxLineBytes, continuation: continuation, startOffset: startOffset)
+        let parser = rules.parser(forSource: file.source)
+        return EntryStream(file: file, maxLineBytes: parser.maxLineBytes, continuation: parser.continuation, startOffset: startOffset)
     }
 
     /// Classifies, filters and routes one assembled entry.

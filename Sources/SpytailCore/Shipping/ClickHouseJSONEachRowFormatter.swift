@@ -7,6 +7,8 @@ public struct ClickHouseJSONEachRowFormatter: EntryFormatter {
     let tagNames: [[UInt8]]
     /// `\"level\":` for each field: keys inside the JSON text of `fields`, escaped twice.
     let fieldKeys: [[UInt8]]
+    /// `"level":` for each field (the fields' own JSON, before it is escaped into the column's string).
+    let plainKeys: [[UInt8]]
     /// `,"host":"…"}` and the newline.
     let tail: [UInt8]
     let fixedRoom: Int
@@ -25,6 +27,7 @@ public struct ClickHouseJSONEachRowFormatter: EntryFormatter {
             b.appendJSONString(String(decoding: inner, as: UTF8.self))
             return Array(b.array.dropFirst().dropLast()) + [UInt8(ascii: ":")]
         }
+        plainKeys = vocabulary.fieldNames.map { json($0) + [UInt8(ascii: ":")] }
         tail = Array(",\"host\":".utf8) + json(host) + Array("}\n".utf8)
         fixedRoom = 240 + tail.count + (categoryPieces.map(\.count).max() ?? 0) + tagNames.reduce(0) { $0 + $1.count + 1 }
     }
@@ -33,7 +36,10 @@ public struct ClickHouseJSONEachRowFormatter: EntryFormatter {
         var room = fixedRoom + entry.file.escapedPath.count
         room += ByteCursor.jsonRoom((entry.timestamp?.count ?? 0) + entry.message.count + (entry.detail?.count ?? 0))
         // A field's value is escaped twice (JSON text inside a JSON string): at most 6 × 2 bytes per byte.
-        for field in entry.fields { room += fieldKeys[field.name].count + 8 + 2 * ByteCursor.jsonRoom(field.range.count) }
+        for field in entry.fields where field.name != FieldValue.keyed {
+            room += fieldKeys[field.name].count + 8 + 2 * ByteCursor.jsonRoom(field.range.count)
+        }
+        if !ClickHouseFields.arePlain(entry.fields) { room += 2 * ByteCursor.jsonRoom(ByteCursor.fieldsRoom(entry.fields, keys: plainKeys)) }
         out.write(reserving: room) { c in write(entry, text, &c) }
     }
 
@@ -54,7 +60,22 @@ public struct ClickHouseJSONEachRowFormatter: EntryFormatter {
         c.appendJSONEscaped(UnsafeBufferPointer(rebasing: text[entry.message]))
         c.append("\",\"detail\":")
         c.appendJSONString(entry.detail, in: text)
-        c.append(",\"fields\":\"{")
+        if !ClickHouseFields.arePlain(entry.fields) {
+            c.append(",\"fields\":\"")
+            ClickHouseFields.json(entry.fields, text, keys: plainKeys).withUnsafeBufferPointer { c.appendJSONEscaped($0) }
+            c.append("\",\"path\":\"")
+        } else {
+            c.append(",\"fields\":\"{")
+            appendPlainFields(entry, text, &c)
+            c.append("}\",\"path\":\"")
+        }
+        c.append(entry.file.escapedPath)
+        c.append("\",\"offset\":")
+        c.append(decimal: entry.offset)
+        c.append(tail)
+    }
+
+    private func appendPlainFields(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>, _ c: inout ByteCursor) {
         for (i, field) in entry.fields.enumerated() {
             if i > 0 { c.append(UInt8(ascii: ",")) }
             c.append(fieldKeys[field.name])
@@ -62,10 +83,5 @@ public struct ClickHouseJSONEachRowFormatter: EntryFormatter {
             c.appendJSONEscapedTwice(UnsafeBufferPointer(rebasing: text[field.range]))
             c.append("\\\"")
         }
-        c.append("}\",\"path\":\"")
-        c.append(entry.file.escapedPath)
-        c.append("\",\"offset\":")
-        c.append(decimal: entry.offset)
-        c.append(tail)
     }
 }

@@ -10,6 +10,8 @@ public struct ClickHouseTabSeparatedFormatter: EntryFormatter {
     let tagNames: [[UInt8]]
     /// `"level":` for each field: the key as JSON, escaped for TabSeparated.
     let fieldKeys: [[UInt8]]
+    /// `"level":` for each field (the fields' own JSON, before it is escaped for TabSeparated).
+    let plainKeys: [[UInt8]]
     /// `\thost\n`.
     let tail: [UInt8]
     let fixedRoom: Int
@@ -36,6 +38,11 @@ public struct ClickHouseTabSeparatedFormatter: EntryFormatter {
         categoryPieces = vocabulary.categories.map { [0x09] + escaped($0.name) + Array("\t[".utf8) }
         tagNames = vocabulary.tags.map { [0x27] + escaped($0.name) + [0x27] }
         fieldKeys = vocabulary.fieldNames.map(jsonKey)
+        plainKeys = vocabulary.fieldNames.map { name in
+            let b = OutputBuffer(capacity: 64)
+            b.appendJSONString(name)
+            return b.array + [UInt8(ascii: ":")]
+        }
         tail = [0x09] + escaped(host) + [0x0A]
         fixedRoom = 160 + tail.count + (categoryPieces.map(\.count).max() ?? 0) + tagNames.reduce(0) { $0 + $1.count + 1 }
     }
@@ -43,7 +50,8 @@ public struct ClickHouseTabSeparatedFormatter: EntryFormatter {
     public func format(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>, into out: OutputBuffer) {
         var room = fixedRoom + ByteCursor.tabSeparatedRoom(entry.file.path.utf8.count)
         room += ByteCursor.tabSeparatedRoom((entry.timestamp?.count ?? 0) + entry.message.count + (entry.detail?.count ?? 0))
-        for field in entry.fields { room += fieldKeys[field.name].count + 8 + 7 * field.range.count }
+        for field in entry.fields where field.name != FieldValue.keyed { room += fieldKeys[field.name].count + 8 + 7 * field.range.count }
+        if !ClickHouseFields.arePlain(entry.fields) { room += ByteCursor.tabSeparatedRoom(ByteCursor.fieldsRoom(entry.fields, keys: plainKeys)) }
         out.write(reserving: room) { c in write(entry, text, &c) }
     }
 
@@ -63,15 +71,21 @@ public struct ClickHouseTabSeparatedFormatter: EntryFormatter {
         c.appendTabSeparatedEscaped(UnsafeBufferPointer(rebasing: text[entry.message]))
         c.append(0x09)
         c.appendTabSeparatedField(entry.detail, in: text)
-        c.append("\t{")
-        for (i, field) in entry.fields.enumerated() {
-            if i > 0 { c.append(UInt8(ascii: ",")) }
-            c.append(fieldKeys[field.name])
-            c.append(UInt8(ascii: "\""))
-            c.appendJSONEscapedInTabSeparated(UnsafeBufferPointer(rebasing: text[field.range]))
-            c.append(UInt8(ascii: "\""))
+        c.append(0x09)
+        if ClickHouseFields.arePlain(entry.fields) {
+            c.append(UInt8(ascii: "{"))
+            for (i, field) in entry.fields.enumerated() {
+                if i > 0 { c.append(UInt8(ascii: ",")) }
+                c.append(fieldKeys[field.name])
+                c.append(UInt8(ascii: "\""))
+                c.appendJSONEscapedInTabSeparated(UnsafeBufferPointer(rebasing: text[field.range]))
+                c.append(UInt8(ascii: "\""))
+            }
+            c.append(UInt8(ascii: "}"))
+        } else {
+            ClickHouseFields.json(entry.fields, text, keys: plainKeys).withUnsafeBufferPointer { c.appendTabSeparatedEscaped($0) }
         }
-        c.append("}\t")
+        c.append(0x09)
         var path = entry.file.path
         path.withUTF8 { c.appendTabSeparatedEscaped($0) }
         c.append(0x09)

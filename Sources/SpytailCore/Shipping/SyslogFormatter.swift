@@ -31,6 +31,7 @@ public struct SyslogFormatter: EntryFormatter {
 
     public func format(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>, into out: OutputBuffer) {
         var room = 400 + header.count + 3 * entry.file.escapedPath.count + 4 * entry.text.count
+        if entry.fields.contains(where: { $0.name == FieldValue.keyed }) { room += 24 * entry.text.count }  // a leaf: a name cut to 32, its value escaped
         room += tagNames.reduce(0) { $0 + $1.count + 1 } + fieldNames.reduce(0) { $0 + $1.count + 4 }
         let time = entry.time ?? now()
         let start = out.count
@@ -55,10 +56,21 @@ public struct SyslogFormatter: EntryFormatter {
         c.append("\" offset=\"")
         c.append(decimal: entry.offset)
         for field in entry.fields {
-            c.append("\" ")
-            c.append(fieldNames[field.name])
-            c.append("=\"")
-            Self.appendParamValue(UnsafeBufferPointer(rebasing: text[field.range]), &c)
+            if field.name != FieldValue.keyed {
+                c.append("\" ")
+                c.append(fieldNames[field.name])
+                c.append("=\"")
+                Self.appendParamValue(UnsafeBufferPointer(rebasing: text[field.range]), &c)
+                continue
+            }
+            // A JSON or logfmt line's fields, flattened (`http.status`): PARAM-NAMEs are printable ASCII
+            // without `=`, space, `]` or `"`, at most 32 characters.
+            FlatFields.forEach(field, in: text, names: []) { key, value in
+                c.append("\" ")
+                c.append(Self.paramName(key))
+                c.append("=\"")
+                Self.appendParamValue(value, &c)
+            }
         }
         c.append("\"] ")
         c.append(UnsafeBufferPointer(rebasing: text[entry.message]))
@@ -108,6 +120,11 @@ public struct SyslogFormatter: EntryFormatter {
             c.append(b)
             i += 1
         }
+    }
+
+    static func paramName(_ key: [UInt8]) -> [UInt8] {
+        let cleaned = key.prefix(32).map { (33...126).contains($0) && $0 != UInt8(ascii: "=") && $0 != UInt8(ascii: "]") && $0 != UInt8(ascii: "\"") ? $0 : UInt8(ascii: "_") }
+        return cleaned.isEmpty ? [UInt8(ascii: "_")] : cleaned
     }
 
     static func paramValue(_ bytes: [UInt8]) -> [UInt8] {

@@ -153,6 +153,11 @@ public struct PathDiscovery {
 
     /// Whether `path` is one of `source`'s live files: matched by an include pattern, not excluded, and not a
     /// rotated copy of a name the patterns match (`app-20261123.log` beside `app.log` under `*.log`).
+    /// The first of `sources` whose patterns take `path` (an absolute path) as a live file or a rotated copy.
+    public func sourceIndex(of path: String, among sources: [SpytailConfig.Source]) -> Int? {
+        sources.firstIndex { isLiveFile(path, of: $0) || (isRotatedCopy(path, of: $0) && !$0.exclude.contains { PathPattern($0).excludes(path: path) }) }
+    }
+
     public func isLiveFile(_ path: String, of source: SpytailConfig.Source) -> Bool {
         matchesInclude(path, of: source) && !source.exclude.contains { PathPattern($0).excludes(path: path) }
             && !isRotatedCopy(path, of: source)

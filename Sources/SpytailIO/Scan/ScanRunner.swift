@@ -22,8 +22,9 @@ public final class ScanRunner: BlockSink {
     private let workers: [BlockWorker]
     private let threads: WorkerThreads?
     private let queue = BlockingQueue<InFlightBox>()
-    private let continuation: Regex?
-    private let maxLineBytes: Int
+    /// The config as compiled for this (the reading) thread: each file's parser gives its line limit and
+    /// multiline rule.
+    private let config: CompiledConfig
     private let maxInFlight: Int
     private var inFlight: [InFlight] = []
     private var spare: [LineBlock] = []
@@ -54,8 +55,7 @@ public final class ScanRunner: BlockSink {
             BlockWorker(config: i == 0 ? config : Self.recompile(config), formatters: formatters, window: window,
                         recentCapacity: recentCapacity)
         }
-        continuation = config.continuation
-        maxLineBytes = config.config.parse.maxLineBytes
+        self.config = config
         maxInFlight = 2 * threadCount + 1
         buffer = .allocate(byteCount: max(chunkSize, Fingerprint.headLimit), alignment: 64)
         if threadCount > 0 {
@@ -80,11 +80,16 @@ public final class ScanRunner: BlockSink {
     public var statistics: PipelineStats { workers.map(\.pipeline.statistics).dropFirst().reduce(workers[0].pipeline.statistics, +) }
     public var filterDescriptions: [String] { workers[0].pipeline.filterDescriptions }
 
-    /// Reads every path in order and writes everything; then the workers stop.
+    /// Reads every path in order (files of no configured source) and writes everything; then the workers stop.
     public func run(paths: [String]) throws(SinkError) -> ScanReport {
+        try run(files: paths.map { ($0, SourceFile.unnamed) })
+    }
+
+    /// Reads every file in order, each with its source's parser, and writes everything; then the workers stop.
+    public func run(files: [(path: String, source: Int)]) throws(SinkError) -> ScanReport {
         defer { stopThreads() }
         var report = ScanReport()
-        for path in paths { try read(path, into: &report) }
+        for (path, source) in files { try read(path, source: source, into: &report) }
         while !inFlight.isEmpty { try writeOldest() }
         return report
     }
@@ -108,7 +113,8 @@ public final class ScanRunner: BlockSink {
     /// `position` is where `source` starts in the decompressed stream (a plain file opened at an offset).
     public func readBacklog(_ source: any ByteSource, as file: SourceFile, from offset: Int64, startingAt position: Int64 = 0,
                             holdingLastEntry: Bool) throws(SinkError) -> Backlog {
-        var cutter = BlockCutter(file: file, continuation: continuation, maxLineBytes: maxLineBytes, blockBytes: blockBytes,
+        let parser = config.parser(forSource: file.source)
+        var cutter = BlockCutter(file: file, continuation: parser.continuation, maxLineBytes: parser.maxLineBytes, blockBytes: blockBytes,
                                  startOffset: offset)
         var position = position, failure: ReadError?
         let reader = readingAhead(source)
@@ -147,7 +153,7 @@ public final class ScanRunner: BlockSink {
 
     // MARK: reading
 
-    private func read(_ path: String, into report: inout ScanReport) throws(SinkError) {
+    private func read(_ path: String, source sourceIndex: Int, into report: inout ScanReport) throws(SinkError) {
         let source: any ByteSource
         do {
             source = try FileOpener.open(path)
@@ -170,8 +176,9 @@ public final class ScanRunner: BlockSink {
             finish(path, lines: 0, bytes: 0, failure, &report)
             return
         }
-        var cutter = BlockCutter(file: SourceFile(path: path, fingerprint: fingerprint), continuation: continuation,
-                                 maxLineBytes: maxLineBytes, blockBytes: blockBytes)
+        let file = SourceFile(path: path, fingerprint: fingerprint, source: sourceIndex)
+        let parser = config.parser(forSource: sourceIndex)
+        var cutter = BlockCutter(file: file, continuation: parser.continuation, maxLineBytes: parser.maxLineBytes, blockBytes: blockBytes)
         var bytes = Int64(filled)
         try cutter.push(head, self)
         let reader = readingAhead(source)
@@ -186,7 +193,7 @@ public final class ScanRunner: BlockSink {
         }
         try cutter.finish(self)
         if failure != nil {
-            try writeGap(GapReport(file: SourceFile(path: path, fingerprint: fingerprint), offset: bytes, bytes: nil, reason: .damaged))
+            try writeGap(GapReport(file: file, offset: bytes, bytes: nil, reason: .damaged))
         }
         finish(path, lines: cutter.lineCount, bytes: bytes, failure, &report)
     }

@@ -21,10 +21,19 @@ struct RunConfiguration {
     }
 
     var sources: [SpytailConfig.Source] { file.config.sources }
-    var maxLineBytes: Int { file.config.parse.maxLineBytes }
-
     /// The source a live path belongs to: the first whose patterns take it.
     func source(ofLive path: String) -> SpytailConfig.Source? { sources.first { discovery.isLiveFile(path, of: $0) } }
+
+    /// The index of that source (`SourceFile.source`), or `SourceFile.unnamed`.
+    func sourceIndex(ofLive path: String) -> Int { sources.firstIndex { discovery.isLiveFile(path, of: $0) } ?? SourceFile.unnamed }
+
+    /// The identity entries of `livePath` carry: its path, content and source.
+    func sourceFile(_ livePath: String, fingerprint: Fingerprint) -> SourceFile {
+        SourceFile(path: livePath, fingerprint: fingerprint, source: sourceIndex(ofLive: livePath))
+    }
+
+    /// The parser (line limit, multiline rule) of a file of `source`.
+    func parser(forSource source: Int) -> LineParser { file.compiled.parser(forSource: source) }
 
     /// The outputs acknowledged later than written (network outputs).
     var deliveries: [any AcknowledgingOutput] { outputs.compactMap(\.delivery) }

@@ -24,26 +24,32 @@ final class TailedFile {
     private var headBytes: [UInt8] = []
     private let maxLineBytes: Int
     private let continuation: Regex?
+    /// The config's source this file belongs to (`SourceFile.source`).
+    let sourceIndex: Int
+    /// Its parser's multiline idle timeout.
+    let idleTimeout: Duration
     /// Where recording stopped (state idle): what is read from here on is reported as one gap when it resumes.
     var skippedFrom: Int64?
 
     /// Opens `path` for reading from `offset` (with the content's fingerprint when already known).
-    init(path: String, followPath: String, offset: Int64, fingerprint: Fingerprint?, maxLineBytes: Int, continuation: Regex?,
-         now: Duration) throws(ReadError) {
+    init(path: String, followPath: String, offset: Int64, fingerprint: Fingerprint?, source: Int = SourceFile.unnamed,
+         parser: LineParser, now: Duration) throws(ReadError) {
         let (fd, info) = try FileOpener.openRegularFile(path)
         self.fd = fd
         identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         self.followPath = followPath
         currentPath = path
         self.offset = offset
-        self.maxLineBytes = maxLineBytes
-        self.continuation = continuation
+        maxLineBytes = parser.maxLineBytes
+        continuation = parser.continuation
+        sourceIndex = source
+        idleTimeout = .milliseconds(parser.idleTimeoutMs)
         lifecycle = FileLifecycle(.following, now: now)
         do throws(Errno) { try Syscall.seek(fd, to: offset) } catch {
             close()
             throw ReadError(path: path, cause: .read(error))
         }
-        if let fingerprint { start(SourceFile(path: followPath, fingerprint: fingerprint), at: offset) }
+        if let fingerprint { start(SourceFile(path: followPath, fingerprint: fingerprint, source: source), at: offset) }
     }
 
     deinit { close() }
@@ -155,7 +161,7 @@ final class TailedFile {
         try? Syscall.seek(fd, to: newOffset)  // a regular file open for reading
         offset = newOffset
         head = []
-        start(SourceFile(path: followPath, fingerprint: fingerprint), at: newOffset)
+        start(SourceFile(path: followPath, fingerprint: fingerprint, source: sourceIndex), at: newOffset)
     }
 
     /// After a truncation: starts over at 0 with whatever content is there now.
@@ -200,7 +206,7 @@ final class TailedFile {
     /// Head bytes are read from offset 0 (a file is only started undecided from its beginning).
     private func decideFingerprint(_ bytes: UnsafeBufferPointer<UInt8>, complete: Bool) {
         guard let fingerprint = Fingerprint.of(head: bytes, complete: complete) else { return }
-        start(SourceFile(path: followPath, fingerprint: fingerprint), at: 0)
+        start(SourceFile(path: followPath, fingerprint: fingerprint, source: sourceIndex), at: 0)
     }
 
     private func start(_ file: SourceFile, at offset: Int64) {

@@ -42,8 +42,9 @@ extension Tailer {
         try makeRoom()
         let file: TailedFile
         do {
-            file = try TailedFile(path: path, followPath: livePath, offset: offset, fingerprint: fingerprint,
-                                  maxLineBytes: configuration.maxLineBytes, continuation: pipeline.continuation, now: uptime)
+            let source = configuration.sourceIndex(ofLive: livePath)
+            file = try TailedFile(path: path, followPath: livePath, offset: offset, fingerprint: fingerprint, source: source,
+                                  parser: configuration.parser(forSource: source), now: uptime)
         } catch {
             // Gone between the look and the open (a rotation): its deletion and the new file are events of their own.
             if case .open(let errno) = error.cause, errno.rawValue == ENOENT { return .notRead }

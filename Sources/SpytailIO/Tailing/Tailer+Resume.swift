@@ -30,7 +30,7 @@ extension Tailer {
         for member in members.reversed() { seen.remember(member.fingerprint, under: path) }
         let plan = resume.plan(members, isPlain: { FileOpener.isPlain(chain[$0]) })
         for lost in plan.vanished {
-            try reportGap(GapReport(file: SourceFile(path: path, fingerprint: lost.fingerprint), offset: lost.offset, bytes: nil,
+            try reportGap(GapReport(file: configuration.sourceFile(path, fingerprint: lost.fingerprint), offset: lost.offset, bytes: nil,
                                     reason: .vanished))
         }
         if plan.startsFresh {

@@ -5,13 +5,20 @@ import SpytailCore
 extension Tailer {
     /// Time until the next timer is due (nil: none).
     func nextTimeout() -> Duration? {
-        var deadlines = files.values.compactMap { $0.lifecycle.nextDeadline(settings: settings, hasPendingEntry: $0.hasPendingEntry) }
+        var deadlines = files.values.compactMap { $0.lifecycle.nextDeadline(settings: settings(for: $0), hasPendingEntry: $0.hasPendingEntry) }
         if let sync = checkpointer.nextSync(settings: settings) { deadlines.append(sync) }
         if let retry = condition.nextDeadline(settings: settings) { deadlines.append(retry) }
         if let poll = watches.nextPoll(every: settings.pollInterval) { deadlines.append(poll) }
         if telemetry != nil { deadlines.append(uptime + TelemetryPublisher.heartbeat) }  // `/healthz` sees the loop turn
         guard let next = deadlines.min() else { return nil }
         return max(.zero, next - uptime) + .milliseconds(1)
+    }
+
+    /// The run's settings with the file's own multiline idle timeout (its parser's).
+    func settings(for file: TailedFile) -> RunSettings {
+        var own = settings
+        own.idleTimeout = file.idleTimeout
+        return own
     }
 
     func onTimers() throws(SinkError) {
@@ -22,7 +29,7 @@ extension Tailer {
         guard !pipeline.isStalled else { return }
         let now = uptime
         for file in Array(files.values) {
-            switch file.lifecycle.timer(now: now, settings: settings, hasPendingEntry: file.hasPendingEntry) {
+            switch file.lifecycle.timer(now: now, settings: settings(for: file), hasPendingEntry: file.hasPendingEntry) {
             case .nothing: break
             case .flushPendingEntry: try file.flushPendingEntry(emit)
             case .checkQuiet:

@@ -1,0 +1,85 @@
+/// Compiling the default `parse` and the named `parsers`, and which one each source uses.
+extension CompiledConfig {
+    /// The default parser first, then the named ones in `config.parsers` order. Regex groups are named in
+    /// one vocabulary (`fieldNames`, grown here) shared by every parser.
+    static func compileParsers(_ config: SpytailConfig, _ fieldNames: inout [String], _ d: ConfigDiagnostics) -> [LineParser] {
+        let parse = config.parse
+        let parsePath = JSONPath.root.appending("parse")
+        var pattern = compilePattern(parse.pattern, parsePath.appending("pattern"), d)
+        if pattern != nil { pattern!.nameFields(vocabularyIndices(pattern!.fieldNames, &fieldNames)) }
+        let continuation = parse.multiline.flatMap {
+            compileRegex($0.continuation, parsePath.appending("multiline").appending("continuation"), d)
+        }
+        var parsers = [LineParser(name: "parse", format: pattern.map { .regex($0) } ?? .text, timestampFormat: parse.timestampFormat,
+                                  continuation: continuation, maxLineBytes: parse.maxLineBytes,
+                                  idleTimeoutMs: parse.multiline?.idleTimeoutMs ?? 1000)]
+        for parser in config.parsers {
+            let path = JSONPath.root.appending("parsers").appending(parser.name)
+            if let compiled = compileParser(parser, path, parse, &fieldNames, d) { parsers.append(compiled) }
+        }
+        return parsers
+    }
+
+    static func compileParser(_ parser: SpytailConfig.Parser, _ path: JSONPath, _ parse: SpytailConfig.Parse,
+                              _ fieldNames: inout [String], _ d: ConfigDiagnostics) -> LineParser? {
+        let continuation = parser.multiline.flatMap {
+            compileRegex($0.continuation, path.appending("multiline").appending("continuation"), d)
+        }
+        let format: LineParser.Format
+        var groupTypes: [(field: Int, type: SpytailConfig.Parser.FieldType)] = []
+        var keyTypes: [(key: [UInt8], type: SpytailConfig.Parser.FieldType)] = []
+        var timestampKeys: [String] = [], messageKeys: [String] = []
+        switch parser.format {
+        case .regex:
+            guard var pattern = compilePattern(parser.pattern, path.appending("pattern"), d) else { return nil }
+            let indices = vocabularyIndices(pattern.fieldNames, &fieldNames)
+            pattern.nameFields(indices)
+            for (name, type) in parser.types.sorted(by: { $0.key < $1.key }) {
+                guard let k = pattern.fieldNames.firstIndex(of: name) else {
+                    d.report(path.appending("types").appending(name),
+                             .invalidValue("the pattern has no group named '\(name)'; its groups are: \(pattern.fieldNames.joined(separator: ", "))"))
+                    continue
+                }
+                groupTypes.append((indices[k], type))
+            }
+            format = .regex(pattern)
+        case .json:
+            format = .json
+            (timestampKeys, messageKeys) = (LineParser.jsonTimestampKeys, LineParser.jsonMessageKeys)
+        case .logfmt:
+            format = .logfmt
+            (timestampKeys, messageKeys) = (LineParser.logfmtTimestampKeys, LineParser.logfmtMessageKeys)
+            keyTypes = parser.types.sorted { $0.key < $1.key }.map { (Array($0.key.utf8), $0.value) }
+        case .text:
+            format = .text
+        }
+        if let key = parser.timestampKey { timestampKeys = [key] }
+        if let key = parser.messageKey { messageKeys = [key] }
+        let defaultFormat: TimestampFormat = parser.format == .json || parser.format == .logfmt ? .auto : .iso8601
+        return LineParser(name: parser.name, format: format, timestampFormat: parser.timestampFormat ?? defaultFormat,
+                          timestampKeys: timestampKeys.compactMap(FieldPath.init), messageKeys: messageKeys.compactMap(FieldPath.init),
+                          groupTypes: groupTypes, keyTypes: keyTypes, continuation: continuation,
+                          maxLineBytes: parser.maxLineBytes ?? parse.maxLineBytes,
+                          idleTimeoutMs: parser.multiline?.idleTimeoutMs ?? parse.multiline?.idleTimeoutMs ?? 1000)
+    }
+
+    /// The vocabulary index of each group name, adding the names not seen yet.
+    static func vocabularyIndices(_ names: [String], _ fieldNames: inout [String]) -> [Int] {
+        names.map { name in
+            if let index = fieldNames.firstIndex(of: name) { return index }
+            fieldNames.append(name)
+            return fieldNames.count - 1
+        }
+    }
+
+    /// The parser index (into `RuleSet.parsers`) of each source: 0 (the default) unless it names one.
+    static func sourceParsers(_ config: SpytailConfig, _ d: ConfigDiagnostics) -> [Int] {
+        config.sources.enumerated().map { i, source in
+            guard let name = source.parser else { return 0 }
+            if let index = config.parsers.firstIndex(where: { $0.name == name }) { return index + 1 }
+            d.report(JSONPath.root.appending("sources").appending(i).appending("parser"),
+                     .unknownReference(kind: "parser", name: name, known: config.parsers.map(\.name)))
+            return 0
+        }
+    }
+}
