@@ -46,7 +46,8 @@ struct RunMatchesScanTests {
     /// The record with its `source.path` replaced (everything else byte for byte).
     static func withPath(_ record: String, _ path: String) -> String {
         let bytes = Array(record.utf8)
-        guard let key = bytes.firstRange(of: Array(#""source":{"path":""#.utf8)),
+        guard let source = bytes.firstRange(of: Array(#""source":{"#.utf8)),
+              let key = bytes[source.upperBound...].firstRange(of: Array(#""path":""#.utf8)),
               let end = bytes[key.upperBound...].firstIndex(of: UInt8(ascii: "\"")) else { return record }
         return String(decoding: bytes[..<key.upperBound] + Array(path.utf8) + bytes[end...], as: UTF8.self)
     }

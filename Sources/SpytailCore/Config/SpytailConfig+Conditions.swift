@@ -34,7 +34,7 @@ extension SpytailConfig {
         case "not":
             return r.object("not", keys: ConfigKeys.condition).flatMap { decodeCondition($0, d, inRule: inRule) }.map { .not($0) }
         case "tag" where inRule, "category" where inRule:
-            r.report(mode, .invalidValue("a category's or tag's match cannot test \(mode)s: these rules decide them"))
+            r.report(mode, .invalidValue("a category's or tag's match cannot test \(mode == "tag" ? "tags" : "categories"): these rules decide them"))
             return nil
         default:
             guard let text = r.string(mode) else { return nil }

@@ -15,7 +15,10 @@ struct RunConfiguration {
         self.file = file
         outputs = try OutputOpener.open(file.config.outputs, vocabulary: file.compiled.rules.vocabulary, resolve: file.resolve,
                                         remote: remote)
-        pipeline = EntryPipeline(config: file.compiled, sinks: outputs.map { FormattingSink(formatter: $0.formatter, writer: $0.writer) })
+        pipeline = EntryPipeline(config: file.compiled, sinks: outputs.map { output -> any EntrySink in
+            output.writer.routesBySource ? SourceRoutingSink(formatter: output.formatter, writer: output.writer)
+                : FormattingSink(formatter: output.formatter, writer: output.writer)
+        })
         discovery = PathDiscovery(baseDirectory: file.baseDirectory, sources: file.config.sources)
         settings = RunSettings(config: file.config)
     }

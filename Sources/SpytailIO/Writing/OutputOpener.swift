@@ -7,10 +7,17 @@ public enum OutputOpener {
                             resolve: (String) -> String, remote: (any RemoteOutputOpener)? = nil) throws(SinkError) -> [OpenOutput] {
         var opened: [OpenOutput] = []
         for output in outputs {
-            let writer: FileDescriptorWriter
+            let writer: any ByteWriter
+            var isTerminal = false
             switch output.destination {
-            case .stdout: writer = .standardOutput()
-            case .file(let path): writer = try .appending(to: resolve(path))
+            case .stdout:
+                let standardOutput = FileDescriptorWriter.standardOutput()
+                (writer, isTerminal) = (standardOutput, standardOutput.isTerminal)
+            case .file(let path) where SourcePathTemplate.holdsSource(path):
+                writer = SourceRoutedWriter(template: resolve(path), sources: vocabulary.sources)
+            case .file(let path):
+                let file = try FileDescriptorWriter.appending(to: resolve(path))
+                (writer, isTerminal) = (file, file.isTerminal)
             case .clickhouse, .syslog:
                 guard let remote else {
                     throw SinkError(destination: output.destination.name, cause: .unusable("network outputs are shipped by `spytail run` only"))
@@ -22,7 +29,7 @@ public enum OutputOpener {
             switch output.color {
             case .always: color = true
             case .never: color = false
-            case .auto: color = writer.isTerminal
+            case .auto: color = isTerminal
             }
             opened.append(OpenOutput(formatter: output.format.makeFormatter(vocabulary: vocabulary, color: color), writer: writer))
         }

@@ -15,6 +15,11 @@ final class PatientWriter: ByteWriter {
     }
 
     var name: String { base.name }
+    var routesBySource: Bool { base.routesBySource }
+
+    func forSource(_ source: Int) throws(SinkError) -> any ByteWriter {
+        routesBySource ? PatientWriter(try base.forSource(source), waitForSpace: waitForSpace, spaceAgain: spaceAgain) : self
+    }
 
     func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(SinkError) {
         var rest = bytes
