@@ -49,6 +49,10 @@ final class MetricsExposition: Sendable {
             for (category, count) in snapshot.entriesByCategory {
                 counter("spytail_entries_total", [("category", category)], "Entries assembled, by category (before filters).", Double(count))
             }
+            for (source, count) in snapshot.parseErrorsBySource {
+                counter("spytail_parse_errors_total", [("source", source)],
+                        "Lines that did not parse in their source's format (kept whole as the message, with parseError).", Double(count))
+            }
             for (index, count) in snapshot.excludedByFilter.enumerated() {
                 counter("spytail_entries_excluded_total", [("filter", String(index))], "Entries excluded, by the config's filter index.", Double(count))
             }

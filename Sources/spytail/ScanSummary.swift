@@ -22,6 +22,9 @@ struct ScanSummary {
             lines.append("  filter[\(i)] exclude \(filter): \(stats.excludedByFilter[i]) entries")
         }
         if window != nil { lines.append("  outside --since/--until: \(stats.outsideWindow) entries") }
+        if stats.parseErrors > 0 {
+            lines.append("  did not parse (kept whole, with parseError): \(stats.parseErrors) lines")
+        }
         lines.append("  errors: \(report.errors.count)")
         return lines.joined(separator: "\n") + "\n"
     }

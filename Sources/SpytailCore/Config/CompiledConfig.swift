@@ -59,6 +59,7 @@ public struct CompiledConfig {
             }
         }
         Self.checkRotatedPatterns(config.sources, d)
+        Self.checkSourcePaths(config, d)
         guard d.errors.isEmpty else { throw ConfigErrors(d.errors) }
         self.config = config
         self.filters = filters
@@ -150,6 +151,28 @@ extension CompiledConfig {
         unique(config.parse.categories.map(\.name), JSONPath.root.appending("parse").appending("categories"))
         unique(config.parse.tags.map(\.name), JSONPath.root.appending("parse").appending("tags"))
         unique(config.integrations.map(\.name), JSONPath.root.appending("integrations"))
+    }
+
+    /// `{source}` is the one placeholder of a file output's path, and every source name must then be a file name.
+    static func checkSourcePaths(_ config: SpytailConfig, _ d: ConfigDiagnostics) {
+        var templated: JSONPath?
+        for (i, output) in config.outputs.enumerated() {
+            guard case .file(let path) = output.destination else { continue }
+            let rest = path.replacing(SourcePathTemplate.placeholder, with: "")
+            if rest.contains("{") || rest.contains("}") {
+                d.report(JSONPath.root.appending("outputs").appending(i).appending("path"),
+                         .invalidValue("only {source} is filled in (one file per source)"))
+            } else if SourcePathTemplate.holdsSource(path) {
+                templated = templated ?? JSONPath.root.appending("outputs").appending(i).appending("path")
+            }
+        }
+        guard let templated else { return }
+        for (i, source) in config.sources.enumerated() {
+            if let problem = SourcePathTemplate.problem(with: source.name) {
+                d.report(JSONPath.root.appending("sources").appending(i).appending("name"),
+                         .invalidValue("'\(source.name)' \(problem): it names a file through {source} in \(templated)"))
+            }
+        }
     }
 
     static func checkOutputs(_ outputs: [SpytailConfig.Output], _ d: ConfigDiagnostics) {

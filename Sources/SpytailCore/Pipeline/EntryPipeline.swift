@@ -73,6 +73,7 @@ public final class EntryPipeline {
     public func process(_ entry: inout SpyEntry) throws(SinkError) {
         stats.entries += 1
         rules.classify(&entry, readTime: readsTime)
+        if entry.parseError != nil { stats.countParseError(source: entry.file.source) }
         if let window {
             if let time = entry.time { lastInWindow = window.contains(time) }
             guard lastInWindow else {

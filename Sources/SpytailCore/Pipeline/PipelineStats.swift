@@ -9,6 +9,8 @@ public struct PipelineStats: Sendable, Equatable {
     public var writtenByOutput: [Int]
     /// Entries classified per category index (before the filters; gap records under `gap`).
     public var byCategory: [Int]
+    /// Lines that did not parse in their source's format (json, logfmt), by `SourceFile.source` + 1 (0: no source).
+    public var parseErrorsBySource: [Int] = []
 
     /// Sums the counters of pipelines that shared the work.
     public static func + (a: PipelineStats, b: PipelineStats) -> PipelineStats {
@@ -18,9 +20,8 @@ public struct PipelineStats: Sendable, Equatable {
         sum.gaps += b.gaps
         sum.excludedByFilter = zip(a.excludedByFilter, b.excludedByFilter).map(+)
         sum.writtenByOutput = zip(a.writtenByOutput, b.writtenByOutput).map(+)
-        sum.byCategory = (0..<max(a.byCategory.count, b.byCategory.count)).map {
-            ($0 < a.byCategory.count ? a.byCategory[$0] : 0) + ($0 < b.byCategory.count ? b.byCategory[$0] : 0)
-        }
+        sum.byCategory = Self.sum(a.byCategory, b.byCategory)
+        sum.parseErrorsBySource = Self.sum(a.parseErrorsBySource, b.parseErrorsBySource)
         return sum
     }
 
@@ -28,6 +29,19 @@ public struct PipelineStats: Sendable, Equatable {
         excludedByFilter = Array(repeating: 0, count: filters)
         writtenByOutput = Array(repeating: 0, count: outputs)
         byCategory = Array(repeating: 0, count: categories)
+    }
+
+    static func sum(_ a: [Int], _ b: [Int]) -> [Int] {
+        (0..<max(a.count, b.count)).map { ($0 < a.count ? a[$0] : 0) + ($0 < b.count ? b[$0] : 0) }
+    }
+
+    /// All lines that did not parse.
+    public var parseErrors: Int { parseErrorsBySource.reduce(0, +) }
+
+    mutating func countParseError(source: Int) {
+        let slot = max(0, source + 1)
+        if slot >= parseErrorsBySource.count { parseErrorsBySource += Array(repeating: 0, count: slot + 1 - parseErrorsBySource.count) }
+        parseErrorsBySource[slot] += 1
     }
 
     mutating func count(category: Int) {

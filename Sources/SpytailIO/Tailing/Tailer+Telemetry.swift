@@ -67,6 +67,7 @@ extension Tailer {
             s.linesRead = totals.linesRead
             s.bytesRead = totals.bytesRead
             s.entriesByCategory = totals.entriesByCategory
+            s.parseErrorsBySource = totals.parseErrorsBySource
             s.excludedByFilter = totals.excludedByFilter
             s.writtenByOutput = totals.writtenByOutput
             s.outputNames = outputNames

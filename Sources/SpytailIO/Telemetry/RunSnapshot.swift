@@ -28,6 +28,8 @@ public struct RunSnapshot: Sendable {
     public var linesRead: [String: Int] = [:]
     public var bytesRead: [String: Int64] = [:]
     public var entriesByCategory: [String: Int] = [:]
+    /// Lines that did not parse in their source's format, by source name.
+    public var parseErrorsBySource: [String: Int] = [:]
     public var excludedByFilter: [Int] = []
     public var writtenByOutput: [Int] = []
     public var outputNames: [String] = []

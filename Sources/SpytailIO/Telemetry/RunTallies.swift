@@ -9,6 +9,8 @@ struct RunTallies {
     var entriesByCategory: [String: Int] = [:]
     var excludedByFilter: [Int] = []
     var writtenByOutput: [Int] = []
+    /// Lines that did not parse, by source name (`-`: files of no source).
+    var parseErrorsBySource: [String: Int] = [:]
 
     mutating func read(source: String, bytes: Int64, lines: Int) {
         guard bytes > 0 || lines > 0 else { return }
@@ -20,6 +22,9 @@ struct RunTallies {
         for (index, count) in stats.byCategory.enumerated() where count > 0 {
             let name = index < vocabulary.categories.count ? vocabulary.categories[index].name : "#\(index)"
             entriesByCategory[name, default: 0] += count
+        }
+        for (slot, count) in stats.parseErrorsBySource.enumerated() where count > 0 {
+            parseErrorsBySource[vocabulary.sourceName(slot - 1) ?? "-", default: 0] += count
         }
         excludedByFilter = Self.sum(excludedByFilter, stats.excludedByFilter)
         writtenByOutput = Self.sum(writtenByOutput, stats.writtenByOutput)
