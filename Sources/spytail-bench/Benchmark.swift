@@ -14,6 +14,9 @@ struct Benchmark: ParsableCommand {
             CPU time, the largest peak RSS, and the output line count, which must equal the generator's expected \
             count (the benchmark exits 1 otherwise).
             A last run reads W1 ten times in one process to show memory stays flat with 10x the input.
+            W3: LINES JSON lines (ts, level, logger, msg, trace and span ids, http{…}, user{…}, ~5 % exc_info) read by \
+            scan with a json parser, categories from level, one output keeping level WARNING/ERROR or http.status >= 500, \
+            against perl with JSON::XS and jq -c doing the same in the same rounds; the kept lines are compared by seq.
             Build first: swift build -c release && .build/release/spytail-bench
             """)
 
@@ -33,6 +36,8 @@ struct Benchmark: ParsableCommand {
     @Flag(help: "Only the ClickHouse rows (W1 generated if missing).") var onlyClickhouse = false
     @Flag(help: "Skip the syslog rows (run into a private rsyslogd over RELP and over TCP).") var skipSyslog = false
     @Flag(help: "Only the syslog rows (W1 generated if missing).") var onlySyslog = false
+    @Flag(help: "Skip W3 (JSON lines).") var skipJson = false
+    @Flag(help: "Only W3 (JSON lines).") var onlyJson = false
 
     func run() throws {
         let here = Self.executableDirectory()
@@ -42,6 +47,12 @@ struct Benchmark: ParsableCommand {
         for dir in [workdir, outdir] { mkdir(dir, 0o755) }
         let perl = "\(workdir)/baseline.pl"
         writeFile(perl, PerlBaseline.script)
+        if onlyJson {
+            let failures = jsonRows(spytail)
+            for failure in failures { printError("spytail-bench: WRONG: \(failure)") }
+            if !failures.isEmpty { throw ExitCode(1) }
+            return
+        }
         let w1 = Workload.prepare(name: "W1", lines: lines, rotatedChain: false, directory: workdir)
         if onlyClickhouse || onlySyslog {
             let failures = onlyClickhouse ? clickHouseRows(w1, spytail) : syslogRows(w1, spytail)
@@ -118,6 +129,7 @@ struct Benchmark: ParsableCommand {
         if !skipClickhouse && !skipRun { failures += clickHouseRows(w1, spytail) }
         if !skipSyslog && !skipRun { failures += syslogRows(w1, spytail) }
         if !skip10x { failures += tenTimes(w1, spytail, config, output) }
+        if !skipJson { failures += jsonRows(spytail) }
         if !skipRun { failures += runFigures(spytail) }
         unlink(output)
         guard failures.isEmpty else {

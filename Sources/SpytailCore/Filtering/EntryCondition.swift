@@ -34,11 +34,15 @@ public indirect enum EntryCondition: @unchecked Sendable, CustomStringConvertibl
         case .source(let index, _): return entry.file.source == index
         case .field(let condition): return condition.matches(entry, text: text)
         case .all(let parts):
-            for part in parts where !part.matches(entry, text: text) { return false }
-            return true
+            return parts.withUnsafeBufferPointer { parts in
+                for k in parts.indices where !parts[k].matches(entry, text: text) { return false }
+                return true
+            }
         case .any(let parts):
-            for part in parts where part.matches(entry, text: text) { return true }
-            return false
+            return parts.withUnsafeBufferPointer { parts in
+                for k in parts.indices where parts[k].matches(entry, text: text) { return true }
+                return false
+            }
         case .not(let part): return !part.matches(entry, text: text)
         }
     }

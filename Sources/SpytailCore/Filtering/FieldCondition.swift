@@ -1,8 +1,13 @@
+import Glibc
+
 /// A test on one field's value, named by path: `equals`, `in`, `contains`, `prefix`, `regex`, `exists`,
 /// and numeric bounds. Strings compare as decoded text; numbers by value, and a text value that is wholly
 /// a number (a logfmt `status=500`, an untyped regex group) compares as one; `true`/`false`/`null` also
 /// equal their names as text. An object or array is tested as its JSON text.
-public struct FieldCondition: @unchecked Sendable, CustomStringConvertible {
+///
+/// A class whose parts are read in place: matching it costs no reference counting per line (the values
+/// to compare with sit in one byte pool).
+public final class FieldCondition: @unchecked Sendable, CustomStringConvertible {
     /// A value the config compares with.
     public enum Scalar {
         case text([UInt8], number: Double?)
@@ -21,52 +26,104 @@ public struct FieldCondition: @unchecked Sendable, CustomStringConvertible {
         case bounds(SpytailConfig.NumericBounds)
     }
 
+    enum Operation { case equals, contains, prefix, regex, exists, bounds }
+
+    /// A compared value, its text in `pool`.
+    struct Value {
+        enum Kind { case text, number, bool, null }
+        var kind: Kind
+        var number: Double?
+        var flag = false
+        var text: Range<Int> = 0..<0
+    }
+
     public let path: FieldPath
     /// Vocabulary index of the path's first component, when a regex group has that name.
     let named: Int?
-    let test: Test
+    let operation: Operation
+    let values: [Value]
+    let pool: [UInt8]
+    let needle: ByteNeedle
+    let regex: Regex?
+    let wanted: Bool
+    let bounds: SpytailConfig.NumericBounds
     public let description: String
 
     public init(path: FieldPath, named: Int?, test: Test, description: String) {
         self.path = path
         self.named = named
-        self.test = test
         self.description = description
+        var pool: [UInt8] = []
+        func value(_ scalar: Scalar) -> Value {
+            switch scalar {
+            case .text(let bytes, let number):
+                pool += bytes
+                return Value(kind: .text, number: number, text: (pool.count - bytes.count)..<pool.count)
+            case .number(let x): return Value(kind: .number, number: x)
+            case .bool(let flag): return Value(kind: .bool, flag: flag)
+            case .null: return Value(kind: .null)
+            }
+        }
+        var values: [Value] = [], needle = ByteNeedle(bytes: []), regex: Regex?, wanted = true, bounds = SpytailConfig.NumericBounds()
+        switch test {
+        case .equals(let scalar): (operation, values) = (.equals, [value(scalar)])
+        case .oneOf(let scalars): (operation, values) = (.equals, scalars.map(value))
+        case .contains(let n): (operation, needle) = (.contains, n)
+        case .prefix(let n): (operation, needle) = (.prefix, n)
+        case .regex(let r): (operation, regex) = (.regex, r)
+        case .exists(let flag): (operation, wanted) = (.exists, flag)
+        case .bounds(let b): (operation, bounds) = (.bounds, b)
+        }
+        self.values = values
+        self.pool = pool
+        self.needle = needle
+        self.regex = regex
+        self.wanted = wanted
+        self.bounds = bounds
     }
 
     public func matches(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) -> Bool {
         let value = path.value(in: entry, text: text, named: named)
-        if case .exists(let wanted) = test { return (value != nil) == wanted }
+        if operation == .exists { return (value != nil) == wanted }
         guard let value else { return false }
-        return Self.holds(test, value, text)
-    }
-
-    static func holds(_ test: Test, _ value: FieldValue, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        switch test {
-        case .equals(let scalar): return equals(scalar, value, text)
-        case .oneOf(let scalars):
-            for scalar in scalars where equals(scalar, value, text) { return true }
-            return false
-        case .contains(let needle): return value.withText(in: text) { needle.occurs(in: $0) }
-        case .prefix(let needle): return value.withText(in: text) { needle.isPrefix(of: $0) }
-        case .regex(let regex): return value.withText(in: text) { regex.matches($0) }
-        case .exists(let wanted): return wanted
-        case .bounds(let bounds): return number(value, text).map(bounds.contains) ?? false
+        switch operation {
+        case .equals:
+            return values.withUnsafeBufferPointer { values in
+                pool.withUnsafeBufferPointer { pool in
+                    for k in values.indices where Self.equals(values[k], pool, value, text) { return true }
+                    return false
+                }
+            }
+        case .contains: return value.withText(in: text) { needle.occurs(in: $0) }
+        case .prefix: return value.withText(in: text) { needle.isPrefix(of: $0) }
+        case .regex: return value.withText(in: text) { regex!.matches($0) }
+        case .bounds: return Self.number(value, text).map(bounds.contains) ?? false
+        case .exists: return wanted
         }
     }
 
-    static func equals(_ scalar: Scalar, _ value: FieldValue, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        switch scalar {
+    static func equals(_ wanted: Value, _ pool: UnsafeBufferPointer<UInt8>, _ value: FieldValue, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch wanted.kind {
         case .null: return value.kind == .null
-        case .bool(let flag):
-            if value.kind == .true || value.kind == .false { return (value.kind == .true) == flag }
-            return value.withText(in: text) { $0.elementsEqual(flag ? "true".utf8 : "false".utf8) }
-        case .number(let x): return number(value, text) == x
-        case .text(let bytes, let asNumber):
-            if value.kind == .number, let asNumber { return number(value, text) == asNumber }
+        case .bool:
+            if value.kind == .true || value.kind == .false { return (value.kind == .true) == wanted.flag }
+            return value.withText(in: text) { same($0, wanted.flag ? trueBytes : falseBytes) }
+        case .number: return number(value, text) == wanted.number
+        case .text:
+            if value.kind == .number, let x = wanted.number { return number(value, text) == x }
             if value.kind == .object || value.kind == .array { return false }
-            return value.withText(in: text) { $0.elementsEqual(bytes) }
+            return value.withText(in: text) { same($0, UnsafeBufferPointer(rebasing: pool[wanted.text])) }
         }
+    }
+
+    static let trueText: StaticString = "true"
+    static let falseText: StaticString = "false"
+    static var trueBytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: trueText.utf8Start, count: trueText.utf8CodeUnitCount) }
+    static var falseBytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: falseText.utf8Start, count: falseText.utf8CodeUnitCount) }
+
+    @inline(__always)
+    static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
     }
 
     /// The value as a number: a JSON number, or text that is wholly one.

@@ -147,20 +147,24 @@ public final class LineParser {
     }
 
     /// The value of the first of `paths` that the entry has; a top-level one is removed from the fields.
+    /// (Read in place through a buffer pointer: iterating the array copied each path, a retain and a release of
+    /// its storage per path and line.)
     private func take(_ paths: [FieldPath], from entry: inout SpyEntry) -> FieldValue? {
-        for path in paths {
-            if path.components.count == 1 {
-                let index: Int? = entry.text.withUnsafeBufferPointer { text in
-                    path.components[0].withUnsafeBufferPointer { name in
-                        entry.fields.lastIndex { $0.name == FieldValue.keyed && JSONWalker.keyEquals($0, name, in: text) }
+        let found: (index: Int?, value: FieldValue?)? = paths.withUnsafeBufferPointer { paths in
+            entry.text.withUnsafeBufferPointer { text in
+                for k in paths.indices {
+                    if paths[k].depth == 1 {
+                        if let index = paths[k].topIndex(in: entry, text: text) { return (index, nil) }
+                    } else if let value = paths[k].value(in: entry, text: text, named: nil) {
+                        return (nil, value)
                     }
                 }
-                if let index { return entry.fields.remove(at: index) }
-            } else if let value = entry.text.withUnsafeBufferPointer({ path.value(in: entry, text: $0, named: nil) }) {
-                return value
+                return nil
             }
         }
-        return nil
+        guard let found else { return nil }
+        if let index = found.index { return entry.fields.remove(at: index) }
+        return found.value
     }
 
     /// Where the value reads as text: a string's content (decoded after the lines when it holds escapes),

@@ -1,68 +1,99 @@
 /// A field named by path: `http.status` is key `status` inside the object at key `http`. A key that
 /// holds a dot is written with a backslash before it (`"labels.app\\.kubernetes\\.io/name"` in JSON);
 /// a component of digits also indexes an array (`tags.0`).
+///
+/// The components are kept in one byte array (read in place per line: no reference counting on the path).
 public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
-    public let components: [[UInt8]]
+    /// The components' bytes, one after the other.
+    let storage: [UInt8]
+    /// Where each component ends in `storage`.
+    let ends: [Int]
     public let description: String
 
     /// nil for an empty path or an empty component (`a..b`, a trailing dot).
     public init?(_ text: String) {
-        var components: [[UInt8]] = [], current: [UInt8] = []
-        var escaped = false
+        var storage: [UInt8] = [], ends: [Int] = []
+        var escaped = false, start = 0
         for b in text.utf8 {
-            if escaped { current.append(b); escaped = false; continue }
+            if escaped { storage.append(b); escaped = false; continue }
             switch b {
             case UInt8(ascii: "\\"): escaped = true
             case UInt8(ascii: "."):
-                guard !current.isEmpty else { return nil }
-                components.append(current)
-                current = []
-            default: current.append(b)
+                guard storage.count > start else { return nil }
+                ends.append(storage.count)
+                start = storage.count
+            default: storage.append(b)
             }
         }
-        guard !escaped, !current.isEmpty else { return nil }
-        components.append(current)
-        self.components = components
+        guard !escaped, storage.count > start else { return nil }
+        ends.append(storage.count)
+        self.storage = storage
+        self.ends = ends
         description = text
     }
 
+    /// The components as byte arrays (tests, messages).
+    public var components: [[UInt8]] { ends.indices.map { Array(storage[(($0 == 0) ? 0 : ends[$0 - 1])..<ends[$0]]) } }
+
     /// The first component as text (a regex parser's group name, when the path has one component).
-    public var head: String { String(decoding: components[0], as: UTF8.self) }
+    public var head: String { String(decoding: storage[..<ends[0]], as: UTF8.self) }
+
+    public var depth: Int { ends.count }
 
     /// The value this path names in `entry` (whose storage is `text`), or nil when it has none.
     /// `named`: the vocabulary index of the first component, if a regex group has that name.
     public func value(in entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>, named: Int?) -> FieldValue? {
-        guard var value = Self.top(entry, text, components[0], named) else { return nil }
-        for component in components.dropFirst() {
-            let next: FieldValue? = component.withUnsafeBufferPointer { name in
-                switch value.kind {
-                case .object: return JSONWalker.member(in: text, value.range, named: name)
-                case .array: return Self.index(name).flatMap { JSONWalker.element(in: text, value.range, at: $0) }
-                default: return nil
+        storage.withUnsafeBufferPointer { bytes in
+            ends.withUnsafeBufferPointer { ends in
+                guard var value = Self.top(entry, text, UnsafeBufferPointer(rebasing: bytes[..<ends[0]]), named) else { return nil }
+                var k = 1
+                while k < ends.count {
+                    let name = UnsafeBufferPointer(rebasing: bytes[ends[k - 1]..<ends[k]])
+                    let next: FieldValue?
+                    switch value.kind {
+                    case .object: next = JSONWalker.member(in: text, value.range, named: name)
+                    case .array: next = Self.index(name).flatMap { JSONWalker.element(in: text, value.range, at: $0) }
+                    default: next = nil
+                    }
+                    guard let next else { return nil }
+                    value = next
+                    k += 1
                 }
+                return value
             }
-            guard let next else { return nil }
-            value = next
         }
-        return value
     }
 
-    /// The entry's own field `name`: the last one of that name.
-    static func top(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>, _ name: [UInt8], _ named: Int?) -> FieldValue? {
-        entry.fields.withUnsafeBufferPointer { fields in
-            name.withUnsafeBufferPointer { name in
+    /// The index of the entry's top-level field this one-component path names (the last of that name).
+    func topIndex(in entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) -> Int? {
+        storage.withUnsafeBufferPointer { bytes in
+            entry.fields.withUnsafeBufferPointer { fields in
                 var k = fields.count - 1
                 while k >= 0 {
-                    let field = fields[k]
-                    if field.name == FieldValue.keyed {
-                        if JSONWalker.keyEquals(field, name, in: text) { return field }
-                    } else if field.name == named {
-                        return field
+                    if fields[k].name == FieldValue.keyed && JSONWalker.keyEquals(fields[k], UnsafeBufferPointer(rebasing: bytes[..<ends[0]]), in: text) {
+                        return k
                     }
                     k -= 1
                 }
                 return nil
             }
+        }
+    }
+
+    /// The entry's own field `name`: the last one of that name.
+    static func top(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>, _ name: UnsafeBufferPointer<UInt8>, _ named: Int?) -> FieldValue? {
+        entry.fields.withUnsafeBufferPointer { fields in
+            var k = fields.count - 1
+            while k >= 0 {
+                let field = fields[k]
+                if field.name == FieldValue.keyed {
+                    if JSONWalker.keyEquals(field, name, in: text) { return field }
+                } else if field.name == named {
+                    return field
+                }
+                k -= 1
+            }
+            return nil
         }
     }
 
