@@ -59,6 +59,16 @@ struct TimestampFormatTests {
         #expect(throws: StrptimePattern.Problem.self) { try TimestampFormat(name: "unix") }
     }
 
+    /// Found by the structured fuzz target: a year past 2261 overflowed the nanoseconds and trapped.
+    @Test func instantsBeyondWhatNanosecondsHoldAreNotReadInsteadOfTrapping() throws {
+        #expect(Self.parse(.iso8601, "2826-11-25T10:00:00Z") == nil)
+        #expect(Self.parse(.auto, "2826-11-25T10:00:00Z") == nil)
+        #expect(Self.parse(.epochMillis, "999999999999999999") == nil)
+        #expect(Self.parse(.epoch, "999999999999999999.5") == nil)
+        #expect(Self.parse(try TimestampFormat(name: "%Y-%m-%d %H"), "9999-12-31 23") == nil)
+        #expect(Self.parse(.iso8601, "2261-12-31T23:59:59Z") != nil)
+    }
+
     @Test func autoReadsISOTextAndEpochNumbersBySize() {
         let instant: Int64 = 1_795_168_800_000_000_000
         #expect(Self.parse(.auto, "2026-11-20T10:00:00Z") == Self.parse(.iso8601, "2026-11-20T10:00:00Z"))

@@ -45,8 +45,8 @@ public enum TimestampFormat: Sendable, Hashable {
         switch self {
         case .iso8601: TimestampParser.iso8601(bytes)
         case .epoch: TimestampParser.decimalSeconds(bytes)
-        case .epochMillis: TimestampParser.integer(bytes).map { $0 &* 1_000_000 }
-        case .epochMicros: TimestampParser.integer(bytes).map { $0 &* 1_000 }
+        case .epochMillis: TimestampParser.integer(bytes).flatMap { Self.scaled($0, 1_000_000) }
+        case .epochMicros: TimestampParser.integer(bytes).flatMap { Self.scaled($0, 1_000) }
         case .epochNanos: Self.nanoseconds(bytes)
         case .auto: Self.automatic(bytes)
         case .pattern(let pattern): pattern.parse(bytes)
@@ -61,10 +61,15 @@ public enum TimestampFormat: Sendable, Hashable {
         let whole = bytes.firstIndex(of: UInt8(ascii: ".")) ?? bytes.count
         switch whole {
         case ...11: return TimestampParser.decimalSeconds(bytes)
-        case 12...14: return TimestampParser.integer(UnsafeBufferPointer(rebasing: bytes[..<whole])).map { $0 &* 1_000_000 }
-        case 15...17: return TimestampParser.integer(UnsafeBufferPointer(rebasing: bytes[..<whole])).map { $0 &* 1_000 }
+        case 12...14: return TimestampParser.integer(UnsafeBufferPointer(rebasing: bytes[..<whole])).flatMap { scaled($0, 1_000_000) }
+        case 15...17: return TimestampParser.integer(UnsafeBufferPointer(rebasing: bytes[..<whole])).flatMap { scaled($0, 1_000) }
         default: return nanoseconds(UnsafeBufferPointer(rebasing: bytes[..<whole]))
         }
+    }
+
+    static func scaled(_ value: Int64, _ factor: Int64) -> Int64? {
+        let (product, overflow) = value.multipliedReportingOverflow(by: factor)
+        return overflow ? nil : product
     }
 
     /// Up to 19 digits (nanoseconds reach 10^18 in 2001), nil past Int64.

@@ -59,12 +59,21 @@ public enum TimestampParser {
         guard i == s.count else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
-        return seconds * 1_000_000_000 + nanos
+        return instant(seconds: seconds, nanos: nanos)
+    }
+
+    /// Seconds and nanoseconds as nanoseconds since the epoch; nil outside what an Int64 holds (years before
+    /// 1678 or after 2261), which a line can hold and must not trap on.
+    public static func instant(seconds: Int64, nanos: Int64) -> Int64? {
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return nil }
+        let (sum, carry) = scaled.addingReportingOverflow(nanos)
+        return carry ? nil : sum
     }
 
     /// `1795168800` or `1795168800.123456` seconds.
     public static func decimalSeconds(_ s: UnsafeBufferPointer<UInt8>) -> Int64? {
-        guard let dot = s.firstIndex(of: UInt8(ascii: ".")) else { return integer(s).map { $0 &* 1_000_000_000 } }
+        guard let dot = s.firstIndex(of: UInt8(ascii: ".")) else { return integer(s).flatMap { instant(seconds: $0, nanos: 0) } }
         guard let whole = integer(UnsafeBufferPointer(rebasing: s[..<dot])) else { return nil }
         var nanos: Int64 = 0
         var scale: Int64 = 100_000_000
@@ -73,7 +82,7 @@ public enum TimestampParser {
             nanos += Int64(b - 48) * scale
             scale /= 10
         }
-        return whole * 1_000_000_000 + nanos
+        return instant(seconds: whole, nanos: nanos)
     }
 
     /// A non-negative decimal integer of at most 18 digits.

@@ -122,10 +122,10 @@ public struct StrptimePattern: Sendable, Hashable, CustomStringConvertible {
             }
         }
         guard i == s.count else { return nil }
-        if let epoch { return epoch * 1_000_000_000 + nanos }
+        if let epoch { return TimestampParser.instant(seconds: epoch, nanos: nanos) }
         guard let year else { return nil }
         let days = TimestampParser.daysFromCivil(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - zone)
-        return seconds * 1_000_000_000 + nanos
+        return TimestampParser.instant(seconds: seconds, nanos: nanos)
     }
 }
