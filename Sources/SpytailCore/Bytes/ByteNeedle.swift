@@ -25,20 +25,32 @@ public struct ByteNeedle: Sendable, Hashable, CustomStringConvertible {
     @inlinable
     public func occurs(in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
         guard haystack.count >= bytes.count else { return false }
-        return bytes.withUnsafeBufferPointer { needle in
-            guard needle.count > 0, let base = haystack.baseAddress else { return true }
-            if haystack.count < Self.shortHaystack { return Self.scan(haystack, for: needle) }
-            let rest = needle.count - 1
-            var cursor = base
-            let lastStart = base + (haystack.count - needle.count)
-            while cursor <= lastStart {
-                guard let hit = memchr(cursor, Int32(needle[0]), lastStart - cursor + 1) else { return false }
-                let candidate = hit.assumingMemoryBound(to: UInt8.self)
-                if rest == 0 || memcmp(candidate + 1, needle.baseAddress! + 1, rest) == 0 { return true }
-                cursor = UnsafePointer(candidate) + 1
-            }
-            return false
+        return bytes.withUnsafeBufferPointer { Self.occurs($0, in: haystack) }
+    }
+
+    /// Whether `needle` occurs in `haystack` (the same search on a needle held elsewhere).
+    @inlinable
+    public static func occurs(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard haystack.count >= needle.count else { return false }
+        guard needle.count > 0, let base = haystack.baseAddress else { return true }
+        if haystack.count < Self.shortHaystack { return Self.scan(haystack, for: needle) }
+        let rest = needle.count - 1
+        var cursor = base
+        let lastStart = base + (haystack.count - needle.count)
+        while cursor <= lastStart {
+            guard let hit = memchr(cursor, Int32(needle[0]), lastStart - cursor + 1) else { return false }
+            let candidate = hit.assumingMemoryBound(to: UInt8.self)
+            if rest == 0 || memcmp(candidate + 1, needle.baseAddress! + 1, rest) == 0 { return true }
+            cursor = UnsafePointer(candidate) + 1
         }
+        return false
+    }
+
+    /// Whether `haystack` starts with `needle`.
+    @inlinable
+    public static func isPrefix(_ needle: UnsafeBufferPointer<UInt8>, of haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard haystack.count >= needle.count else { return false }
+        return needle.count == 0 || memcmp(haystack.baseAddress!, needle.baseAddress!, needle.count) == 0
     }
 
     /// Below this many bytes a haystack is scanned in place.

@@ -5,8 +5,8 @@ extension CompiledConfig {
     static func compileParsers(_ config: SpytailConfig, _ fieldNames: inout [String], _ d: ConfigDiagnostics) -> [LineParser] {
         let parse = config.parse
         let parsePath = JSONPath.root.appending("parse")
-        var pattern = compilePattern(parse.pattern, parsePath.appending("pattern"), d)
-        if pattern != nil { pattern!.nameFields(vocabularyIndices(pattern!.fieldNames, &fieldNames)) }
+        let pattern = compilePattern(parse.pattern, parsePath.appending("pattern"), d)
+        if let pattern { pattern.nameFields(vocabularyIndices(pattern.fieldNames, &fieldNames)) }
         let continuation = parse.multiline.flatMap {
             compileRegex($0.continuation, parsePath.appending("multiline").appending("continuation"), d)
         }
@@ -31,7 +31,7 @@ extension CompiledConfig {
         var timestampKeys: [String] = [], messageKeys: [String] = []
         switch parser.format {
         case .regex:
-            guard var pattern = compilePattern(parser.pattern, path.appending("pattern"), d) else { return nil }
+            guard let pattern = compilePattern(parser.pattern, path.appending("pattern"), d) else { return nil }
             let indices = vocabularyIndices(pattern.fieldNames, &fieldNames)
             pattern.nameFields(indices)
             for (name, type) in parser.types.sorted(by: { $0.key < $1.key }) {

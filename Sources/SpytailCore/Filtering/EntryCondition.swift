@@ -4,7 +4,7 @@
 ///
 /// `@unchecked Sendable`: a condition holding a regex uses that regex's match data, so it is matched from one
 /// thread at a time (each scan worker compiles the config again); viewers' conditions hold no regex.
-public indirect enum EntryCondition: @unchecked Sendable, CustomStringConvertible {
+public enum EntryCondition: @unchecked Sendable, CustomStringConvertible {
     case contains(ByteNeedle)
     case prefix(ByteNeedle)
     case regex(Regex, pattern: String)
@@ -14,9 +14,9 @@ public indirect enum EntryCondition: @unchecked Sendable, CustomStringConvertibl
     /// Index into `CompiledConfig.sources`.
     case source(Int, name: String)
     case field(FieldCondition)
-    case all([EntryCondition])
-    case any([EntryCondition])
-    case not(EntryCondition)
+    case all([ConditionProbe])
+    case any([ConditionProbe])
+    indirect case not(EntryCondition)
 
     /// Whether `entry`, whose storage is `text`, meets the condition.
     @inlinable
@@ -60,8 +60,8 @@ public indirect enum EntryCondition: @unchecked Sendable, CustomStringConvertibl
             for prefix in prefixes where prefix.isPrefix(of: message) { return true }
             return false
         case .source, .field: return false
-        case .all(let parts): return parts.allSatisfy { $0.matches(category: category, tags: tags, message: message) }
-        case .any(let parts): return parts.contains { $0.matches(category: category, tags: tags, message: message) }
+        case .all(let parts): return parts.allSatisfy { $0.condition.matches(category: category, tags: tags, message: message) }
+        case .any(let parts): return parts.contains { $0.condition.matches(category: category, tags: tags, message: message) }
         case .not(let part): return !part.matches(category: category, tags: tags, message: message)
         }
     }

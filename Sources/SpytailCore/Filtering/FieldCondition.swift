@@ -102,6 +102,7 @@ public final class FieldCondition: @unchecked Sendable, CustomStringConvertible 
         }
     }
 
+    @inline(__always)
     static func equals(_ wanted: Value, _ pool: UnsafeBufferPointer<UInt8>, _ value: FieldValue, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
         switch wanted.kind {
         case .null: return value.kind == .null

@@ -1,20 +1,24 @@
 /// The config's filters in order; the first that matches an entry excludes it, and is counted.
 public struct FilterChain {
     public let conditions: [EntryCondition]
+    private let probes: [ConditionProbe]
     /// Entries excluded by each filter.
     public private(set) var excluded: [Int]
 
     public init(_ conditions: [EntryCondition]) {
         self.conditions = conditions
+        probes = conditions.map(ConditionProbe.init)
         excluded = Array(repeating: 0, count: conditions.count)
     }
 
     /// Whether some filter excludes `entry`.
     public mutating func excludes(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) -> Bool {
-        for index in conditions.indices where conditions[index].matches(entry, text: text) {
-            excluded[index] += 1
-            return true
+        let hit: Int? = probes.withUnsafeBufferPointer { probes in
+            for index in probes.indices where probes[index].matches(entry, text: text) { return index }
+            return nil
         }
-        return false
+        guard let hit else { return false }
+        excluded[hit] += 1
+        return true
     }
 }

@@ -52,10 +52,17 @@ public struct TextFormatter: EntryFormatter {
                 out.append(UInt8(ascii: " "))
                 key.withUnsafeBufferPointer { appendVisible($0, out) }
                 out.append(UInt8(ascii: "="))
-                let quoted = value.isEmpty || value.contains(0x20)
-                if quoted { out.append(UInt8(ascii: "\"")) }
-                appendVisible(value, out)
-                if quoted { out.append(UInt8(ascii: "\"")) }
+                let quoted = value.isEmpty || value.contains(where: { $0 == 0x20 || $0 == UInt8(ascii: "\"") })
+                guard quoted else { return appendVisible(value, out) }
+                out.append(UInt8(ascii: "\""))
+                var start = 0
+                for (i, b) in value.enumerated() where b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+                    appendVisible(UnsafeBufferPointer(rebasing: value[start..<i]), out)
+                    out.append([UInt8(ascii: "\\"), b])
+                    start = i + 1
+                }
+                appendVisible(UnsafeBufferPointer(rebasing: value[start...]), out)
+                out.append(UInt8(ascii: "\""))
             }
         }
     }

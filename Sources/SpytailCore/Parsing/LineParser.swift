@@ -16,6 +16,8 @@ public final class LineParser {
 
     public let name: String
     public let format: Format
+    /// The regex format's pattern, held apart from `format` so that a line reads it in place.
+    let pattern: LinePattern?
     public let timestampFormat: TimestampFormat
     /// Candidate paths, first found wins (json/logfmt).
     let timestampKeys: [FieldPath]
@@ -45,6 +47,7 @@ public final class LineParser {
                 continuation: Regex? = nil, maxLineBytes: Int = 1 << 20, idleTimeoutMs: Int = 1000) {
         self.name = name
         self.format = format
+        if case .regex(let pattern) = format { self.pattern = pattern } else { self.pattern = nil }
         self.timestampFormat = timestampFormat
         self.timestampKeys = timestampKeys
         self.messageKeys = messageKeys
@@ -69,8 +72,8 @@ public final class LineParser {
         switch format {
         case .text:
             plain(&entry)
-        case .regex(let pattern):
-            if pattern.apply(to: &entry) { applyGroupTypes(&entry) } else { plain(&entry) }
+        case .regex:
+            if pattern?.apply(to: &entry) == true { applyGroupTypes(&entry) } else { plain(&entry) }
         case .json:
             parseJSON(&entry)
         case .logfmt:

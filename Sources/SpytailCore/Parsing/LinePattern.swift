@@ -4,7 +4,10 @@
 /// A pattern that ends in a named group `(?<name>.*)$` is compiled without it: a line never holds a
 /// `\n`, so `.*$` always matches the rest of the line, and the group is set to "end of the match to end
 /// of the line" without PCRE2 walking every byte of the message (half the cost of a typical pattern).
-public struct LinePattern {
+///
+/// A class: a parser holds it and calls it per line without copying its regex and tables (a struct held in
+/// an enum case was copied, retained and released, on every line).
+public final class LinePattern {
     public let regex: Regex
     let timestampGroup: Int?
     let messageGroup: Int?
@@ -32,7 +35,7 @@ public struct LinePattern {
 
     /// Names the fields by `indices[k]` (their index in the config's vocabulary) instead of `k`, their index in
     /// `fieldNames`: a config with several regex parsers has one vocabulary for all.
-    public mutating func nameFields(_ indices: [Int]) {
+    public func nameFields(_ indices: [Int]) {
         precondition(indices.count == fieldNames.count)
         fieldGroups = fieldGroups.map { ($0.group, indices[$0.field]) }
     }

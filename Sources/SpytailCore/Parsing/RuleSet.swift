@@ -7,10 +7,10 @@ public struct RuleSet {
     /// Parser index of each config source (`SourceFile.source`).
     let sourceParsers: [Int]
     /// (category index, condition) in config order, the default category excluded.
-    let categoryRules: [(category: Int, rule: EntryCondition)]
+    let categoryRules: [(category: Int, rule: ConditionProbe)]
     let defaultCategory: Int
     /// (tag index, condition).
-    let tagRules: [(tag: Int, rule: EntryCondition)]
+    let tagRules: [(tag: Int, rule: ConditionProbe)]
 
     public init(vocabulary: Vocabulary, parsers: [LineParser], sourceParsers: [Int],
                 categoryRules: [(category: Int, rule: EntryCondition)], defaultCategory: Int, tagRules: [(tag: Int, rule: EntryCondition)]) {
@@ -18,9 +18,9 @@ public struct RuleSet {
         self.vocabulary = vocabulary
         self.parsers = parsers
         self.sourceParsers = sourceParsers
-        self.categoryRules = categoryRules
+        self.categoryRules = categoryRules.map { ($0.category, ConditionProbe($0.rule)) }
         self.defaultCategory = defaultCategory
-        self.tagRules = tagRules
+        self.tagRules = tagRules.map { ($0.tag, ConditionProbe($0.rule)) }
     }
 
     /// The default parser (the top-level `parse`).

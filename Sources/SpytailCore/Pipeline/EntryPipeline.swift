@@ -5,9 +5,11 @@ public final class EntryPipeline {
     public struct Route {
         public let condition: EntryCondition?
         public let sink: any EntrySink
+        let probe: ConditionProbe?
         public init(condition: EntryCondition?, sink: any EntrySink) {
             self.condition = condition
             self.sink = sink
+            probe = condition.map(ConditionProbe.init)
         }
     }
 
@@ -94,7 +96,7 @@ public final class EntryPipeline {
             if tapsAt == nil { tap?.observe(entry, text: text) }
             for index in routes.indices {
                 let route = routes[index]
-                if let condition = route.condition, !condition.matches(entry, text: text) { continue }
+                if let probe = route.probe, !probe.matches(entry, text: text) { continue }
                 if index == tapsAt, let source = tapSource, let tap {
                     let start = source.sink.target.count
                     try route.sink.consume(entry, text: text)

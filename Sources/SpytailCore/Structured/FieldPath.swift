@@ -44,24 +44,28 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
     /// `named`: the vocabulary index of the first component, if a regex group has that name.
     public func value(in entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>, named: Int?) -> FieldValue? {
         storage.withUnsafeBufferPointer { bytes in
-            ends.withUnsafeBufferPointer { ends in
-                guard var value = Self.top(entry, text, UnsafeBufferPointer(rebasing: bytes[..<ends[0]]), named) else { return nil }
-                var k = 1
-                while k < ends.count {
-                    let name = UnsafeBufferPointer(rebasing: bytes[ends[k - 1]..<ends[k]])
-                    let next: FieldValue?
-                    switch value.kind {
-                    case .object: next = JSONWalker.member(in: text, value.range, named: name)
-                    case .array: next = Self.index(name).flatMap { JSONWalker.element(in: text, value.range, at: $0) }
-                    default: next = nil
-                    }
-                    guard let next else { return nil }
-                    value = next
-                    k += 1
-                }
-                return value
-            }
+            ends.withUnsafeBufferPointer { ends in Self.value(bytes, ends, in: entry, text: text, named: named) }
         }
+    }
+
+    /// The same on a path's bytes and component ends held elsewhere (a `FieldProbe`'s).
+    static func value(_ bytes: UnsafeBufferPointer<UInt8>, _ ends: UnsafeBufferPointer<Int>, in entry: borrowing SpyEntry,
+                      text: UnsafeBufferPointer<UInt8>, named: Int?) -> FieldValue? {
+        guard var value = top(entry, text, UnsafeBufferPointer(rebasing: bytes[..<ends[0]]), named) else { return nil }
+        var k = 1
+        while k < ends.count {
+            let name = UnsafeBufferPointer(rebasing: bytes[ends[k - 1]..<ends[k]])
+            let next: FieldValue?
+            switch value.kind {
+            case .object: next = JSONWalker.member(in: text, value.range, named: name)
+            case .array: next = index(name).flatMap { JSONWalker.element(in: text, value.range, at: $0) }
+            default: next = nil
+            }
+            guard let next else { return nil }
+            value = next
+            k += 1
+        }
+        return value
     }
 
     /// The index of the entry's top-level field this one-component path names (the last of that name).
