@@ -52,8 +52,8 @@ extension CompiledConfig {
             let key = if case .all = condition { "all" } else { "any" }
             let compiled = parts.enumerated().compactMap { compile($1, path.appending(key).appending($0), scope, d) }
             guard compiled.count == parts.count else { return nil }
-            if case .all = condition { return .all(compiled.map(ConditionProbe.init)) }
-            return .any(compiled.map(ConditionProbe.init))
+            if case .all = condition { return .all(compiled.map { ConditionProbe($0) }) }
+            return .any(compiled.map { ConditionProbe($0) })
         case .not(let part):
             return compile(part, path.appending("not"), scope, d).map { .not($0) }
         }

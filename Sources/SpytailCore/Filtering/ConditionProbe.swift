@@ -4,7 +4,7 @@
 /// message `contains`/`prefix` through its bytes — and reaches any other condition through an unmanaged
 /// reference to the holder that owns it all.
 public struct ConditionProbe: @unchecked Sendable, CustomStringConvertible {
-    enum Kind: UInt8 { case field, contains, prefix, other }
+    enum Kind: UInt8 { case rule, field, contains, prefix, other }
 
     /// Owns the condition and the needle's bytes for the references below.
     private let owner: Holder
@@ -12,6 +12,9 @@ public struct ConditionProbe: @unchecked Sendable, CustomStringConvertible {
     private let field: Unmanaged<FieldCondition>?
     private let needle: UnsafeBufferPointer<UInt8>
     private let holder: Unmanaged<Holder>
+    /// The test as a plain rule (`kind == .rule`), read in place.
+    private let rule: MatchRule
+    static var noRule: MatchRule { MatchRule(subject: .message, matcher: .prefix(ByteNeedle(bytes: []))) }
 
     final class Holder {
         let condition: EntryCondition
@@ -24,9 +27,18 @@ public struct ConditionProbe: @unchecked Sendable, CustomStringConvertible {
         deinit { needle.deallocate() }
     }
 
-    public init(_ condition: EntryCondition) {
+    /// `plainFields`: no source of the config reads keys from its lines (json, logfmt), so a field named by one
+    /// component is a regex group, found by its vocabulary index.
+    public init(_ condition: EntryCondition, plainFields: Bool = false) {
         var bytes: [UInt8] = []
+        var rule = Self.noRule
         switch condition {
+        case .field(let test) where plainFields && test.path.depth == 1 && test.named != nil && test.plainMatcher != nil:
+            (kind, field) = (.rule, nil)
+            rule = MatchRule(subject: .field(test.named!), matcher: test.plainMatcher!)
+        case .regex(let regex, _):
+            (kind, field) = (.rule, nil)
+            rule = MatchRule(subject: .message, matcher: .regex(regex))
         case .field(let test): (kind, field) = (.field, .passUnretained(test))
         case .contains(let n): (kind, field, bytes) = (.contains, nil, n.bytes)
         case .prefix(let n): (kind, field, bytes) = (.prefix, nil, n.bytes)
@@ -35,6 +47,7 @@ public struct ConditionProbe: @unchecked Sendable, CustomStringConvertible {
         owner = Holder(condition, needle: bytes)
         needle = UnsafeBufferPointer(rebasing: owner.needle[..<bytes.count])
         holder = .passUnretained(owner)
+        self.rule = rule
     }
 
     public var condition: EntryCondition { owner.condition }
@@ -42,6 +55,7 @@ public struct ConditionProbe: @unchecked Sendable, CustomStringConvertible {
     @inline(__always)
     public func matches(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) -> Bool {
         switch kind {
+        case .rule: return rule.matches(entry, text: text)
         case .field: return field.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.matches(entry, text: text) }
         case .contains: return ByteNeedle.occurs(needle, in: UnsafeBufferPointer(rebasing: text[entry.message]))
         case .prefix: return ByteNeedle.isPrefix(needle, of: UnsafeBufferPointer(rebasing: text[entry.message]))

@@ -82,6 +82,16 @@ public final class FieldCondition: @unchecked Sendable, CustomStringConvertible 
         self.bounds = bounds
     }
 
+    /// The test as a byte matcher on the field's raw text, when it is `contains`, `prefix` or `regex`.
+    var plainMatcher: ByteMatcher? {
+        switch operation {
+        case .contains: .contains(needle)
+        case .prefix: .prefix(needle)
+        case .regex: regex.map { .regex($0) }
+        default: nil
+        }
+    }
+
     public func matches(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) -> Bool {
         let value = path.value(in: entry, text: text, named: named)
         if operation == .exists { return (value != nil) == wanted }

@@ -7,7 +7,7 @@ public struct FilterChain {
 
     public init(_ conditions: [EntryCondition]) {
         self.conditions = conditions
-        probes = conditions.map(ConditionProbe.init)
+        probes = conditions.map { ConditionProbe($0) }
         excluded = Array(repeating: 0, count: conditions.count)
     }
 

@@ -18,9 +18,10 @@ public struct RuleSet {
         self.vocabulary = vocabulary
         self.parsers = parsers
         self.sourceParsers = sourceParsers
-        self.categoryRules = categoryRules.map { ($0.category, ConditionProbe($0.rule)) }
+        let plain = !parsers.contains { $0.isKeyed }
+        self.categoryRules = categoryRules.map { ($0.category, ConditionProbe($0.rule, plainFields: plain)) }
         self.defaultCategory = defaultCategory
-        self.tagRules = tagRules.map { ($0.tag, ConditionProbe($0.rule)) }
+        self.tagRules = tagRules.map { ($0.tag, ConditionProbe($0.rule, plainFields: plain)) }
     }
 
     /// The default parser (the top-level `parse`).

@@ -9,7 +9,7 @@ public final class EntryPipeline {
         public init(condition: EntryCondition?, sink: any EntrySink) {
             self.condition = condition
             self.sink = sink
-            probe = condition.map(ConditionProbe.init)
+            probe = condition.map { ConditionProbe($0) }
         }
     }
 
