@@ -12,15 +12,16 @@ public struct ConditionProbe: @unchecked Sendable, CustomStringConvertible {
     private let field: Unmanaged<FieldCondition>?
     private let needle: UnsafeBufferPointer<UInt8>
     private let holder: Unmanaged<Holder>
-    /// The test as a plain rule (`kind == .rule`), read in place.
-    private let rule: MatchRule
     static var noRule: MatchRule { MatchRule(subject: .message, matcher: .prefix(ByteNeedle(bytes: []))) }
 
     final class Holder {
         let condition: EntryCondition
+        /// The test as a plain rule (`kind == .rule`), read in place through the holder.
+        let rule: MatchRule
         let needle: UnsafeMutableBufferPointer<UInt8>
-        init(_ condition: EntryCondition, needle bytes: [UInt8]) {
+        init(_ condition: EntryCondition, rule: MatchRule, needle bytes: [UInt8]) {
             self.condition = condition
+            self.rule = rule
             needle = .allocate(capacity: max(1, bytes.count))
             _ = needle.initialize(from: bytes)
         }
@@ -44,10 +45,9 @@ public struct ConditionProbe: @unchecked Sendable, CustomStringConvertible {
         case .prefix(let n): (kind, field, bytes) = (.prefix, nil, n.bytes)
         default: (kind, field) = (.other, nil)
         }
-        owner = Holder(condition, needle: bytes)
+        owner = Holder(condition, rule: rule, needle: bytes)
         needle = UnsafeBufferPointer(rebasing: owner.needle[..<bytes.count])
         holder = .passUnretained(owner)
-        self.rule = rule
     }
 
     public var condition: EntryCondition { owner.condition }
@@ -55,7 +55,7 @@ public struct ConditionProbe: @unchecked Sendable, CustomStringConvertible {
     @inline(__always)
     public func matches(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) -> Bool {
         switch kind {
-        case .rule: return rule.matches(entry, text: text)
+        case .rule: return holder._withUnsafeGuaranteedRef { $0.rule.matches(entry, text: text) }
         case .field: return field.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.matches(entry, text: text) }
         case .contains: return ByteNeedle.occurs(needle, in: UnsafeBufferPointer(rebasing: text[entry.message]))
         case .prefix: return ByteNeedle.isPrefix(needle, of: UnsafeBufferPointer(rebasing: text[entry.message]))

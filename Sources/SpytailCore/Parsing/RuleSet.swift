@@ -6,6 +6,8 @@ public struct RuleSet {
     public let parsers: [LineParser]
     /// Parser index of each config source (`SourceFile.source`).
     let sourceParsers: [Int]
+    /// `parsers` as plain words, for the per-line call (loading the class out of the array retained it).
+    private let parserRefs: [Unmanaged<LineParser>]
     /// (category index, condition) in config order, the default category excluded.
     let categoryRules: [(category: Int, rule: ConditionProbe)]
     let defaultCategory: Int
@@ -18,6 +20,7 @@ public struct RuleSet {
         self.vocabulary = vocabulary
         self.parsers = parsers
         self.sourceParsers = sourceParsers
+        parserRefs = parsers.map { .passUnretained($0) }
         let plain = !parsers.contains { $0.isKeyed }
         self.categoryRules = categoryRules.map { ($0.category, ConditionProbe($0.rule, plainFields: plain)) }
         self.defaultCategory = defaultCategory
@@ -36,18 +39,22 @@ public struct RuleSet {
     /// Fills the parsed parts of `entry` (whose `text` and `headLength` are set). `readTime` also reads
     /// the timestamp into `entry.time`, which only time windows and some outputs need.
     public func classify(_ entry: inout SpyEntry, readTime: Bool) {
-        let parser = parser(forSource: entry.file.source)
-        parser.parse(&entry)
-        let (category, tags, time) = rulings(entry, parser, readTime: readTime)
+        let source = entry.file.source
+        let ref = source >= 0 && source < sourceParsers.count ? parserRefs[sourceParsers[source]] : parserRefs[0]
+        let format: TimestampFormat? = ref._withUnsafeGuaranteedRef { parser in
+            parser.parse(&entry)
+            return readTime ? parser.timestampFormat : nil
+        }
+        let (category, tags, time) = rulings(entry, format)
         entry.category = category
         entry.tags = tags
         entry.time = time
     }
 
     /// Category, tags and time of a parsed entry, read in place (`borrowing`: no copy of the entry).
-    private func rulings(_ entry: borrowing SpyEntry, _ parser: LineParser, readTime: Bool) -> (Int, TagSet, Int64?) {
+    private func rulings(_ entry: borrowing SpyEntry, _ format: TimestampFormat?) -> (Int, TagSet, Int64?) {
         entry.text.withUnsafeBufferPointer { text in
-            (categorize(entry, text), tag(entry, text), readTime ? readTimestamp(entry, parser, text) : nil)
+            (categorize(entry, text), tag(entry, text), format.flatMap { readTimestamp(entry, $0, text) })
         }
     }
 
@@ -68,8 +75,8 @@ public struct RuleSet {
         }
     }
 
-    func readTimestamp(_ entry: borrowing SpyEntry, _ parser: LineParser, _ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+    func readTimestamp(_ entry: borrowing SpyEntry, _ format: TimestampFormat, _ text: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard let range = entry.timestamp else { return nil }
-        return parser.timestampFormat.parse(UnsafeBufferPointer(rebasing: text[range]))
+        return format.parse(UnsafeBufferPointer(rebasing: text[range]))
     }
 }

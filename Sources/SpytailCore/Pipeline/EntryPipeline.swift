@@ -95,14 +95,15 @@ public final class EntryPipeline {
             let tapsAt = tapSource?.index
             if tapsAt == nil { tap?.observe(entry, text: text) }
             for index in routes.indices {
-                let route = routes[index]
-                if let probe = route.probe, !probe.matches(entry, text: text) { continue }
+                // The route is read in place (a copy of it retained and released its condition per entry).
+                if routes[index].probe?.matches(entry, text: text) == false { continue }
+                let sink = routes[index].sink
                 if index == tapsAt, let source = tapSource, let tap {
                     let start = source.sink.target.count
-                    try route.sink.consume(entry, text: text)
+                    try sink.consume(entry, text: text)
                     tap.observe(entry, text: text, record: UnsafeBufferPointer(rebasing: source.sink.target.bytes[start...]))
                 } else {
-                    try route.sink.consume(entry, text: text)
+                    try sink.consume(entry, text: text)
                 }
                 stats.writtenByOutput[index] += 1
             }
