@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import SpytailCore
 
@@ -89,5 +90,47 @@ struct FieldConditionTests {
         } catch {
             #expect(error.errors.contains { $0.description.hasPrefix(expected) }, "\(error.errors.map(\.description))")
         }
+    }
+}
+
+/// Rules on regex groups are matched as plain `MatchRule`s when no source reads keys from its lines: the same
+/// categories and tags as through the field conditions, on real lines.
+struct PlainRuleEquivalenceTests {
+    @Test func bothPathsClassifyTheCorporaAlike() throws {
+        let config = try Structured.compile(#"""
+            {"parse": {"pattern": "^(?<date>\\S+) (?<time>\\S+) (?<pid>\\d+) (?<level>[A-Z]+) (?<component>[^:]+): (?<message>.*)$",
+              "categories": [
+                {"name": "error", "match": {"field": "level", "regex": "^(ERROR|FATAL|WARN)$"}},
+                {"name": "block", "match": {"field": "component", "contains": "Block"}},
+                {"name": "name", "match": {"field": "component", "prefix": "dfs.FSNamesystem"}},
+                {"name": "served", "match": {"contains": "Served block"}},
+                {"name": "info", "default": true}],
+              "tags": [
+                {"name": "receiving", "match": {"prefix": "Receiving"}},
+                {"name": "datanode", "match": {"field": "component", "regex": "DataNode"}},
+                {"name": "info", "match": {"field": "level", "contains": "INFO"}}]}}
+            """#)
+        let plain = config.rules.with(plainRules: true), general = config.rules.with(plainRules: false)
+        let corpus = try String(contentsOfFile: LoghubFixture.path("loghub/HDFS_2k.log"), encoding: .utf8)
+        var compared = 0, categorized: Set<Int> = []
+        for line in corpus.split(whereSeparator: \.isNewline) {  // the file has CRLF line ends
+            var a = SpyEntry(file: SourceFile(path: "/h", fingerprint: Fingerprint(value: 1)))
+            a.text = Array(line.utf8)
+            a.headLength = a.text.count
+            var b = a
+            plain.classify(&a, readTime: false)
+            general.classify(&b, readTime: false)
+            #expect(a.category == b.category && a.tags == b.tags, "\(line)")
+            categorized.insert(a.category)
+            compared += 1
+        }
+        #expect(compared == 2000 && categorized.count >= 3, "the rules were exercised: categories \(categorized)")
+    }
+}
+
+/// A file of `Tests/Fixtures`.
+enum LoghubFixture {
+    static func path(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/\(name)").path
     }
 }

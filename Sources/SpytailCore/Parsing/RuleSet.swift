@@ -10,21 +10,33 @@ public struct RuleSet {
     private let parserRefs: [Unmanaged<LineParser>]
     /// (category index, condition) in config order, the default category excluded.
     let categoryRules: [(category: Int, rule: ConditionProbe)]
+    /// The rules as compiled, for building the same set another way.
+    let conditions: (categories: [(category: Int, rule: EntryCondition)], tags: [(tag: Int, rule: EntryCondition)])
     let defaultCategory: Int
     /// (tag index, condition).
     let tagRules: [(tag: Int, rule: ConditionProbe)]
 
+    /// `plainRules`: match a field rule on a regex group as a plain `MatchRule` (nil: when no parser reads keys
+    /// from its lines, the only case where that means the same; tests force both ways to compare them).
     public init(vocabulary: Vocabulary, parsers: [LineParser], sourceParsers: [Int],
-                categoryRules: [(category: Int, rule: EntryCondition)], defaultCategory: Int, tagRules: [(tag: Int, rule: EntryCondition)]) {
+                categoryRules: [(category: Int, rule: EntryCondition)], defaultCategory: Int, tagRules: [(tag: Int, rule: EntryCondition)],
+                plainRules: Bool? = nil) {
         precondition(!parsers.isEmpty, "the default parser comes first")
         self.vocabulary = vocabulary
         self.parsers = parsers
         self.sourceParsers = sourceParsers
         parserRefs = parsers.map { .passUnretained($0) }
-        let plain = !parsers.contains { $0.isKeyed }
+        let plain = plainRules ?? !parsers.contains { $0.isKeyed }
+        conditions = (categoryRules, tagRules)
         self.categoryRules = categoryRules.map { ($0.category, ConditionProbe($0.rule, plainFields: plain)) }
         self.defaultCategory = defaultCategory
         self.tagRules = tagRules.map { ($0.tag, ConditionProbe($0.rule, plainFields: plain)) }
+    }
+
+    /// The same rules, the plain-rule path forced on or off.
+    func with(plainRules: Bool) -> RuleSet {
+        RuleSet(vocabulary: vocabulary, parsers: parsers, sourceParsers: sourceParsers, categoryRules: conditions.categories,
+                defaultCategory: defaultCategory, tagRules: conditions.tags, plainRules: plainRules)
     }
 
     /// The default parser (the top-level `parse`).
