@@ -17,7 +17,8 @@ extension Benchmark {
         let w3 = Workload(name: "W3", files: [input], lines: lines, bytes: bytes, expectedRecords: kept)
         let perl = "\(workdir)/baseline-json.pl", config = "\(workdir)/bench-json.json"
         writeFile(perl, JSONBaselines.perl)
-        let outputs = (spytail: "\(outdir)/w3-spytail.jsonl", perl: "\(outdir)/w3-perl.jsonl", jq: "\(outdir)/w3-jq.jsonl")
+        let outputs = (spytail: "\(outdir)/w3-spytail.jsonl", perl: "\(outdir)/w3-perl.jsonl", jq: "\(outdir)/w3-jq.jsonl",
+                       foundation: "\(outdir)/w3-foundation.jsonl")
         writeFile(config, JSONBaselines.config(input: input, output: outputs.spytail))
         var failures: [String] = []
         if system("perl -MJSON::XS -e 1 2>/dev/null") != 0 { failures.append("W3: perl's JSON::XS is missing (Debian libjson-xs-perl)") }
@@ -27,6 +28,8 @@ extension Benchmark {
             Command(tool: "read (dd)", argv: ["sh", "-c", "dd if='\(input)' bs=256k status=none > /dev/null"], output: nil),
             Command(tool: "jq -c", argv: ["sh", "-c", "jq -c '\(JSONBaselines.jqFilter)' '\(input)' > '\(outputs.jq)'"], output: outputs.jq),
             Command(tool: "perl JSON::XS", argv: ["sh", "-c", "perl '\(perl)' < '\(input)' > '\(outputs.perl)'"], output: outputs.perl),
+            Command(tool: "Foundation JSONSerialization", argv: ["\(Self.executableDirectory())/spytail-bench", "foundation-json", input, outputs.foundation],
+                    output: outputs.foundation),
             Command(tool: "spytail", argv: [spytail, "scan", "--quiet", "--config", config], output: outputs.spytail),
         ]
         print("\nW3: \(Report.grouped(lines)) JSON lines, \(Report.grouped(bytes / lines)) bytes a line on average, "
@@ -38,15 +41,16 @@ extension Benchmark {
             if let n = f.outputLines, n != kept { failures.append("W3 \(f.tool): \(n) output lines, expected \(kept)") }
             if let bad = f.runs.first(where: { $0.status != 0 }) { failures.append("W3 \(f.tool): exit \(bad.status)") }
         }
-        let (read, jq, perlRow, ours) = (rows[0], rows[1], rows[2], rows[3])
-        let seqs = [outputs.jq, outputs.perl, outputs.spytail].map(Self.sequenceNumbers)
-        if seqs[2] != seqs[0] || seqs[1].sorted() != seqs[0] {
-            failures.append("W3: spytail, perl and jq did not keep the same lines (by seq)")
+        let (read, jq, perlRow, foundation, ours) = (rows[0], rows[1], rows[2], rows[3], rows[4])
+        let seqs = [outputs.jq, outputs.perl, outputs.foundation, outputs.spytail].map(Self.sequenceNumbers)
+        if seqs[3] != seqs[0] || seqs[1] != seqs[0] || seqs[2] != seqs[0] {
+            failures.append("W3: spytail, perl, Foundation and jq did not keep the same lines (by seq)")
         }
         print("W3: spytail \(Report.grouped(Int(ours.linesPerSecond))) lines/s = \(Report.fixed(perlRow.wall / ours.wall, 1))x perl JSON::XS "
-              + "(\(Report.grouped(Int(perlRow.linesPerSecond))) lines/s), \(Report.fixed(jq.wall / ours.wall, 1))x jq; "
+              + "(\(Report.grouped(Int(perlRow.linesPerSecond))) lines/s), \(Report.fixed(jq.wall / ours.wall, 1))x jq, "
+              + "\(Report.fixed(foundation.wall / ours.wall, 1))x Foundation's JSONSerialization; "
               + "spytail/read wall = \(Report.fixed(ours.wall / read.wall, 2))x; peak RSS \(Report.fixed(ours.peakRSSMB, 1)) MB")
-        for path in [outputs.spytail, outputs.perl, outputs.jq] { unlink(path) }
+        for path in [outputs.spytail, outputs.perl, outputs.jq, outputs.foundation] { unlink(path) }
         return failures
     }
 
