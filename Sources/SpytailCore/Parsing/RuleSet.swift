@@ -42,17 +42,23 @@ public struct RuleSet {
     /// The default parser (the top-level `parse`).
     public var defaultParser: LineParser { parsers[0] }
 
+    /// Index into `parsers` of the parser for a file of `source`: the default (0) for a file of no source.
+    @inline(__always)
+    func parserIndex(forSource source: Int) -> Int {
+        source >= 0 && source < sourceParsers.count ? sourceParsers[source] : 0
+    }
+
     /// The parser of a file's source (`SourceFile.source`); the default one for a file without a source.
     @inline(__always)
     public func parser(forSource source: Int) -> LineParser {
-        source >= 0 && source < sourceParsers.count ? parsers[sourceParsers[source]] : parsers[0]
+        parsers[parserIndex(forSource: source)]
     }
 
     /// Fills the parsed parts of `entry` (whose `text` and `headLength` are set). `readTime` also reads
     /// the timestamp into `entry.time`, which only time windows and some outputs need.
     public func classify(_ entry: inout SpyEntry, readTime: Bool) {
         let source = entry.file.source
-        let ref = source >= 0 && source < sourceParsers.count ? parserRefs[sourceParsers[source]] : parserRefs[0]
+        let ref = parserRefs[parserIndex(forSource: source)]
         let format: TimestampFormat? = ref._withUnsafeGuaranteedRef { parser in
             parser.parse(&entry)
             return readTime ? parser.timestampFormat : nil

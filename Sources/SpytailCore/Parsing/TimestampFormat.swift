@@ -47,7 +47,7 @@ public enum TimestampFormat: Sendable, Hashable {
         case .epoch: TimestampParser.decimalSeconds(bytes)
         case .epochMillis: TimestampParser.integer(bytes).flatMap { Self.scaled($0, 1_000_000) }
         case .epochMicros: TimestampParser.integer(bytes).flatMap { Self.scaled($0, 1_000) }
-        case .epochNanos: Self.nanoseconds(bytes)
+        case .epochNanos: TimestampParser.integer(bytes)
         case .auto: Self.automatic(bytes)
         case .pattern(let pattern): pattern.parse(bytes)
         case .none: nil
@@ -63,7 +63,7 @@ public enum TimestampFormat: Sendable, Hashable {
         case ...11: return TimestampParser.decimalSeconds(bytes)
         case 12...14: return TimestampParser.integer(UnsafeBufferPointer(rebasing: bytes[..<whole])).flatMap { scaled($0, 1_000_000) }
         case 15...17: return TimestampParser.integer(UnsafeBufferPointer(rebasing: bytes[..<whole])).flatMap { scaled($0, 1_000) }
-        default: return nanoseconds(UnsafeBufferPointer(rebasing: bytes[..<whole]))
+        default: return TimestampParser.integer(UnsafeBufferPointer(rebasing: bytes[..<whole]))
         }
     }
 
@@ -72,17 +72,4 @@ public enum TimestampFormat: Sendable, Hashable {
         return overflow ? nil : product
     }
 
-    /// Up to 19 digits (nanoseconds reach 10^18 in 2001), nil past Int64.
-    static func nanoseconds(_ s: UnsafeBufferPointer<UInt8>) -> Int64? {
-        guard !s.isEmpty, s.count <= 19 else { return nil }
-        var value: Int64 = 0
-        for b in s {
-            guard b &- UInt8(ascii: "0") < 10 else { return nil }
-            let (times, o1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, o2) = times.addingReportingOverflow(Int64(b - UInt8(ascii: "0")))
-            guard !o1, !o2 else { return nil }
-            value = sum
-        }
-        return value
-    }
 }

@@ -85,13 +85,16 @@ public enum TimestampParser {
         return instant(seconds: whole, nanos: nanos)
     }
 
-    /// A non-negative decimal integer of at most 18 digits.
+    /// A non-negative decimal integer of at most 19 digits (nanoseconds since the epoch need 19), nil past Int64.
     public static func integer(_ s: UnsafeBufferPointer<UInt8>) -> Int64? {
-        guard !s.isEmpty, s.count <= 18 else { return nil }
+        guard !s.isEmpty, s.count <= 19 else { return nil }
         var value: Int64 = 0
         for b in s {
             guard (48...57).contains(b) else { return nil }
-            value = value * 10 + Int64(b - 48)
+            let (times, o1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times.addingReportingOverflow(Int64(b - 48))
+            guard !o1, !o2 else { return nil }
+            value = sum
         }
         return value
     }

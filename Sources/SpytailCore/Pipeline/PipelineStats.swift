@@ -31,7 +31,8 @@ public struct PipelineStats: Sendable, Equatable {
         byCategory = Array(repeating: 0, count: categories)
     }
 
-    static func sum(_ a: [Int], _ b: [Int]) -> [Int] {
+    /// Element-wise sum of two counter arrays of possibly different lengths.
+    public static func sum(_ a: [Int], _ b: [Int]) -> [Int] {
         (0..<max(a.count, b.count)).map { ($0 < a.count ? a[$0] : 0) + ($0 < b.count ? b[$0] : 0) }
     }
 

@@ -23,7 +23,8 @@ public final class SourceRoutingSink: EntrySink {
         if let first { throw first }
     }
 
-    public var stall: SinkError? { sinks.keys.sorted().lazy.compactMap { self.sinks[$0]!.stall }.first }
+    /// Asked often (before every read while an output may be full): no sorting, any stalled file will do.
+    public var stall: SinkError? { sinks.values.lazy.compactMap(\.stall).first }
 
     private func sink(for source: Int) throws(SinkError) -> FormattingSink {
         if let sink = sinks[source] { return sink }

@@ -70,31 +70,20 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
 
     /// The index of the entry's top-level field this one-component path names (the last of that name).
     func topIndex(in entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) -> Int? {
-        storage.withUnsafeBufferPointer { bytes in
-            entry.fields.withUnsafeBufferPointer { fields in
-                var k = fields.count - 1
-                while k >= 0 {
-                    if fields[k].name == FieldValue.keyed && JSONWalker.keyEquals(fields[k], UnsafeBufferPointer(rebasing: bytes[..<ends[0]]), in: text) {
-                        return k
-                    }
-                    k -= 1
-                }
-                return nil
-            }
-        }
+        storage.withUnsafeBufferPointer { bytes in Self.topIndex(entry, text, UnsafeBufferPointer(rebasing: bytes[..<ends[0]]), nil) }
     }
 
-    /// The entry's own field `name`: the last one of that name.
+    /// The entry's own field `name` (a key, or the vocabulary's field `named`): the last one of that name.
     static func top(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>, _ name: UnsafeBufferPointer<UInt8>, _ named: Int?) -> FieldValue? {
+        topIndex(entry, text, name, named).map { entry.fields[$0] }
+    }
+
+    static func topIndex(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>, _ name: UnsafeBufferPointer<UInt8>, _ named: Int?) -> Int? {
         entry.fields.withUnsafeBufferPointer { fields in
             var k = fields.count - 1
             while k >= 0 {
                 let field = fields[k]
-                if field.name == FieldValue.keyed {
-                    if JSONWalker.keyEquals(field, name, in: text) { return field }
-                } else if field.name == named {
-                    return field
-                }
+                if field.name == FieldValue.keyed ? JSONWalker.keyEquals(field, name, in: text) : field.name == named { return k }
                 k -= 1
             }
             return nil

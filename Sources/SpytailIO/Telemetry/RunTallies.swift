@@ -36,7 +36,5 @@ struct RunTallies {
         return total
     }
 
-    static func sum(_ a: [Int], _ b: [Int]) -> [Int] {
-        (0..<max(a.count, b.count)).map { ($0 < a.count ? a[$0] : 0) + ($0 < b.count ? b[$0] : 0) }
-    }
+    static func sum(_ a: [Int], _ b: [Int]) -> [Int] { PipelineStats.sum(a, b) }
 }
