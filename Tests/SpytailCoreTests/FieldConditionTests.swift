@@ -21,6 +21,11 @@ struct FieldConditionTests {
         (#"{"field": "level", "in": ["ERROR", "WARNING"]}"#, ["a", "c"]),
         (#"{"field": "http.status", "gte": 500}"#, ["a"]),
         (#"{"field": "http.status", "gte": 300, "lt": 500}"#, ["c"]),
+        // The bounds at their edges: each operator keeps or drops the value equal to its bound.
+        (#"{"field": "http.status", "gte": 503}"#, ["a"]),
+        (#"{"field": "http.status", "gt": 503}"#, []),
+        (#"{"field": "http.status", "lte": 200}"#, ["b"]),
+        (#"{"field": "http.status", "lt": 200}"#, []),
         (#"{"field": "http.status", "equals": 404}"#, ["c"]),
         (#"{"field": "http.status", "equals": "200"}"#, ["b"]),
         (#"{"field": "dur", "gt": 1}"#, ["a"]),
