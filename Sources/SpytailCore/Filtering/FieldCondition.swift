@@ -148,14 +148,12 @@ public final class FieldCondition: @unchecked Sendable, CustomStringConvertible 
 }
 
 extension FieldValue {
-    static let trueText = Array("true".utf8)
-
     /// Calls `body` with the value as text: a string decoded, a flag as `true`, anything else as written.
     public func withText<R>(in text: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         let raw = UnsafeBufferPointer(rebasing: text[range])
         switch kind {
         case .string where escaped: return JSONStringDecoder.decode(raw).withUnsafeBufferPointer(body)
-        case .true where raw.isEmpty: return FieldValue.trueText.withUnsafeBufferPointer(body)
+        case .true where raw.isEmpty: return body(FieldCondition.trueBytes)
         default: return body(raw)
         }
     }

@@ -213,10 +213,10 @@ public final class LineParser {
             case .integer:
                 guard let value = NumberText.double(raw), value == value.rounded(), abs(value) < 9.2e18,
                       !raw.contains(UInt8(ascii: ".")), !raw.contains(UInt8(ascii: "e")), !raw.contains(UInt8(ascii: "E")) else { return (nil, nil) }
-                return Self.isJSONNumber(raw) ? (.number, nil) : (.number, Array(String(Int64(value)).utf8))
+                return JSONLineScanner.isNumber(raw) ? (.number, nil) : (.number, Array(String(Int64(value)).utf8))
             case .number:
                 guard let value = NumberText.double(raw), value.isFinite else { return (nil, nil) }
-                return Self.isJSONNumber(raw) ? (.number, nil) : (.number, Array(value.description.utf8))
+                return JSONLineScanner.isNumber(raw) ? (.number, nil) : (.number, Array(value.description.utf8))
             }
         }
         guard let kind else { return }
@@ -224,16 +224,5 @@ public final class LineParser {
         if let canonical {
             entry.fields[index].range = canonical.withUnsafeBufferPointer { entry.appendDecoded($0) }
         }
-    }
-
-    static func isJSONNumber(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = raw.baseAddress, !raw.isEmpty else { return false }
-        var i = 0
-        do throws(ParseProblem) {
-            try JSONLineScanner.scanNumber(base, raw.count, &i)
-        } catch {
-            return false
-        }
-        return i == raw.count
     }
 }

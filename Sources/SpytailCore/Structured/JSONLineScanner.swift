@@ -19,7 +19,7 @@ public struct JSONLineScanner: Sendable {
         guard i < n else { throw ParseProblem(.json, .unexpectedEnd, at: i) }
         guard p[i] == UInt8(ascii: "{") else { throw ParseProblem(.json, .notAnObject, at: i) }
         var depth = 0
-        push(&depth, object: true, at: i)
+        push(&depth, object: true)
         i += 1
         // Top-level member being read.
         var keyStart = 0, keyEnd = 0, keyEscaped = false, valueStart = 0
@@ -55,7 +55,7 @@ public struct JSONLineScanner: Sendable {
             switch p[i] {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 guard depth < Self.maxDepth else { throw ParseProblem(.json, .tooDeep, at: i) }
-                push(&depth, object: p[i] == UInt8(ascii: "{"), at: i)
+                push(&depth, object: p[i] == UInt8(ascii: "{"))
                 i += 1
                 expectKey = true
                 allowClose = true
@@ -118,7 +118,7 @@ public struct JSONLineScanner: Sendable {
     }
 
     @inline(__always)
-    private mutating func push(_ depth: inout Int, object: Bool, at offset: Int) {
+    private mutating func push(_ depth: inout Int, object: Bool) {
         let word = depth >> 6, bit = UInt64(1) << UInt64(depth & 63)
         if object { levels[word] |= bit } else { levels[word] &= ~bit }
         depth += 1
@@ -181,6 +181,18 @@ public struct JSONLineScanner: Sendable {
             guard digit(i) else { throw ParseProblem(.json, .badNumber, at: start) }
             while digit(i) { i += 1 }
         }
+    }
+
+    /// Whether `raw` is exactly one JSON number (a typed field written out as one must be).
+    static func isNumber(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = raw.baseAddress, !raw.isEmpty else { return false }
+        var i = 0
+        do throws(ParseProblem) {
+            try scanNumber(base, raw.count, &i)
+        } catch {
+            return false
+        }
+        return i == raw.count
     }
 
     /// Scans the string starting at the quote `p[i]`; leaves `i` after its closing quote. Returns whether
