@@ -51,7 +51,7 @@ extension HTTPFace {
         return Self.json(.ok, json)
     }
 
-    /// What the dashboard labels and offers: categories (glyph, colour, entries seen), tags, integrations.
+    /// What the dashboard labels and offers: categories (glyph, colour, entries seen), tags, sources, integrations.
     private func vocabulary(_ o: inout JSONText.ObjectWriter, _ s: RunSnapshot) {
         guard let context = telemetry.viewContext else { return }
         o.field("categories") { j in
@@ -72,6 +72,14 @@ extension HTTPFace {
                 }
             }
         }
+        o.field("sources") { j in
+            j.array(context.config.sources) { j, source in
+                j.object { s in
+                    s.field("name", source.name)
+                    s.field("parser", source.parser)
+                }
+            }
+        }
         o.field("integrations") { j in
             j.array(context.config.integrations) { j, integration in
                 j.object { i in
@@ -82,13 +90,13 @@ extension HTTPFace {
         }
     }
 
-    /// The view filter a request asks for (`exclude=`, `q=`), or a 400 naming what is wrong.
+    /// The view filter a request asks for (`include=`, `exclude=`, `q=`), or a 400 naming what is wrong.
     func viewFilter(_ request: Request) throws -> ViewFilter {
         guard let context = telemetry.viewContext else { return .everything }
         let parameters = request.uri.queryParameters
         do {
-            return try ViewFilter.compile(excludes: parameters.getAll("exclude"), query: parameters["q"].map(String.init),
-                                          context: context)
+            return try ViewFilter.compile(includes: parameters.getAll("include"), excludes: parameters.getAll("exclude"),
+                                          query: parameters["q"].map(String.init), context: context)
         } catch {
             throw HTTPError(.badRequest, message: error.description)
         }

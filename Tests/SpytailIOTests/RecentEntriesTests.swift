@@ -13,7 +13,7 @@ struct RecentEntriesTests {
             bytes += Array(#"{"m":"\#(name)"}"#.utf8)
             let message = bytes.count
             bytes += Array(name.utf8)
-            items.append(RecentBatch.Item(category: 0, tags: TagSet(), record: start..<message, message: message..<bytes.count))
+            items.append(RecentBatch.Item(category: 0, tags: TagSet(), source: SourceFile.unnamed, record: start..<message, message: message..<bytes.count))
         }
         return RecentBatch(bytes: bytes, items: items)
     }

@@ -3,7 +3,7 @@
 /// filters, outputs' `where` and viewers' filters use it.
 ///
 /// `@unchecked Sendable`: a condition holding a regex uses that regex's match data, so it is matched from one
-/// thread at a time (each scan worker compiles the config again); viewers' conditions hold no regex.
+/// thread at a time (each scan worker compiles the config again; a viewer's filter is its request's own).
 public enum EntryCondition: @unchecked Sendable, CustomStringConvertible {
     case contains(ByteNeedle)
     case prefix(ByteNeedle)
@@ -47,22 +47,13 @@ public enum EntryCondition: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    /// Matching on what a viewer keeps of an entry (category, tags, message): the modes a view filter takes.
-    /// Source and field conditions, which need the whole entry, do not match here.
-    public func matches(category: Int, tags: TagSet, message: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Whether the condition tests a field somewhere (a viewer then reads the record's fields).
+    public var testsFields: Bool {
         switch self {
-        case .contains(let needle): return needle.occurs(in: message)
-        case .prefix(let needle): return needle.isPrefix(of: message)
-        case .regex(let regex, _): return regex.matches(message)
-        case .tag(let index, _): return tags.contains(index)
-        case .category(let index, _): return category == index
-        case .integration(_, let prefixes):
-            for prefix in prefixes where prefix.isPrefix(of: message) { return true }
-            return false
-        case .source, .field: return false
-        case .all(let parts): return parts.allSatisfy { $0.condition.matches(category: category, tags: tags, message: message) }
-        case .any(let parts): return parts.contains { $0.condition.matches(category: category, tags: tags, message: message) }
-        case .not(let part): return !part.matches(category: category, tags: tags, message: message)
+        case .field: true
+        case .all(let parts), .any(let parts): parts.contains { $0.condition.testsFields }
+        case .not(let part): part.testsFields
+        default: false
         }
     }
 

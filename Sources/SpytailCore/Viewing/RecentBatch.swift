@@ -6,6 +6,8 @@ public final class RecentBatch: Sendable {
     public struct Item: Sendable {
         public let category: Int
         public let tags: TagSet
+        /// Index into `CompiledConfig.sources` (`SourceFile.unnamed` for a file no source named).
+        public let source: Int
         /// The record (the `jsonl` format's, without its newline) in `bytes`.
         public let record: Range<Int>
         /// The message as read, for view filters.

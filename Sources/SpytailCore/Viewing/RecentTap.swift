@@ -32,7 +32,7 @@ public final class RecentTap {
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: record[..<length]))
         let messageStart = bytes.count
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[entry.message]))
-        items.append(RecentBatch.Item(category: entry.category, tags: entry.tags,
+        items.append(RecentBatch.Item(category: entry.category, tags: entry.tags, source: entry.file.source,
                                       record: start..<messageStart, message: messageStart..<bytes.count))
         if items.count >= 2 * capacity { keepNewest() }
     }
@@ -63,7 +63,7 @@ public final class RecentTap {
         let cut = items[extra].record.lowerBound
         bytes.removeFirst(cut)
         items = items[extra...].map {
-            RecentBatch.Item(category: $0.category, tags: $0.tags, record: ($0.record.lowerBound - cut)..<($0.record.upperBound - cut),
+            RecentBatch.Item(category: $0.category, tags: $0.tags, source: $0.source, record: ($0.record.lowerBound - cut)..<($0.record.upperBound - cut),
                              message: ($0.message.lowerBound - cut)..<($0.message.upperBound - cut))
         }
     }

@@ -1,49 +1,83 @@
-/// One viewer's filters (`/api/entries`, `/api/stream`, the dashboard): exclusions written `MODE:VALUE`
-/// (`category:debug`, `contains:TEXT`, `prefix:TEXT`, `tag:NAME`, `integration:NAME`) and a search text that
-/// keeps only messages containing it. Compiled by the config's own condition compiler, matched by
-/// `EntryCondition`: one implementation of matching. A view filter never changes what outputs export.
-public struct ViewFilter: Sendable {
+/// One viewer's filters (`/api/entries`, `/api/stream`, the dashboard): conditions that hide what they match
+/// (`exclude=`), conditions an entry must meet to be shown (`include=`, all of them), and a search text that
+/// keeps only messages containing it. A condition is written `MODE:VALUE` (`category:debug`, `contains:TEXT`,
+/// `prefix:TEXT`, `tag:NAME`, `integration:NAME`, `source:NAME`) or as the config's own JSON condition
+/// (`{"field": "http.status", "gte": 500}`, `{"any": [...]}`). Both are decoded and compiled by the config's
+/// code and matched by `EntryCondition`: one implementation of matching. A view filter never changes what
+/// outputs export.
+///
+/// A viewer keeps an entry's jsonl record, not the entry: a field condition reads the record's `fields`.
+/// A filter is used by one request at a time (its regexes' match data is its own).
+public struct ViewFilter: @unchecked Sendable {
+    public let includes: [EntryCondition]
     public let excludes: [EntryCondition]
     public let query: ByteNeedle?
+    /// Some condition tests a field: the record's `fields` are read for it.
+    let readsFields: Bool
+    /// A file of each source index (`sourceFiles[index + 1]`, the unnamed first): what a source condition reads.
+    let sourceFiles: [SourceFile]
 
-    public static let everything = ViewFilter(excludes: [], query: nil)
+    public static let everything = ViewFilter(includes: [], excludes: [], query: nil, sources: 0)
 
-    init(excludes: [EntryCondition], query: ByteNeedle?) {
+    init(includes: [EntryCondition], excludes: [EntryCondition], query: ByteNeedle?, sources: Int) {
+        self.includes = includes
         self.excludes = excludes
         self.query = query
+        readsFields = (includes + excludes).contains { $0.testsFields }
+        let nowhere = Fingerprint(value: 0)
+        sourceFiles = (SourceFile.unnamed..<sources).map { SourceFile(path: "", fingerprint: nowhere, source: $0) }
     }
 
-    /// Compiles `exclude` values and `q`; an unknown mode, category, tag or integration is an error naming it.
-    public static func compile(excludes: [String], query: String?, context: ViewContext) throws(ViewFilterError) -> ViewFilter {
-        var conditions: [EntryCondition] = []
-        for text in excludes {
-            guard let colon = text.firstIndex(of: ":") else {
-                throw ViewFilterError("exclude=\(text): expected MODE:VALUE, MODE one of \(Self.modes.joined(separator: ", "))")
-            }
-            let (mode, value) = (String(text[..<colon]), String(text[text.index(after: colon)...]))
-            guard !value.isEmpty else { throw ViewFilterError("exclude=\(text): empty value") }
-            let condition: SpytailConfig.Condition
-            switch mode {
-            case "contains": condition = .contains(value)
-            case "prefix": condition = .prefix(value)
-            case "tag": condition = .tag(value)
-            case "category": condition = .category(value)
-            case "integration": condition = .integration(value)
-            default: throw ViewFilterError("exclude=\(text): unknown mode '\(mode)', expected one of \(Self.modes.joined(separator: ", "))")
-            }
-            let diagnostics = ConfigDiagnostics()
-            let path = JSONPath.root.appending("exclude")
-            guard let compiled = CompiledConfig.compileCondition(condition, path, context.config, context.vocabulary, diagnostics) else {
-                let problem = diagnostics.errors.first.map { "\($0.problem)" } ?? "not understood"
-                throw ViewFilterError("exclude=\(text): \(problem)")
-            }
-            conditions.append(compiled)
+    /// Compiles `include` and `exclude` values and `q`. A condition that does not decode or names an unknown
+    /// category, tag, integration, source or field is an error naming the parameter and the problem.
+    public static func compile(includes: [String] = [], excludes: [String], query: String?,
+                               context: ViewContext) throws(ViewFilterError) -> ViewFilter {
+        var compiled: [[EntryCondition]] = [[], []]
+        for (k, (parameter, texts)) in [("include", includes), ("exclude", excludes)].enumerated() {
+            for text in texts { compiled[k].append(try condition(text, parameter: parameter, context: context)) }
         }
         let needle = query.flatMap { $0.isEmpty ? nil : ByteNeedle($0) }
-        return ViewFilter(excludes: conditions, query: needle)
+        return ViewFilter(includes: compiled[0], excludes: compiled[1], query: needle, sources: context.config.sources.count)
     }
 
-    static let modes = ["category", "contains", "prefix", "tag", "integration"]
+    static let modes = ["category", "contains", "prefix", "tag", "integration", "source"]
+
+    /// One parameter's condition: JSON when it starts with `{`, `MODE:VALUE` otherwise.
+    static func condition(_ text: String, parameter: String, context: ViewContext) throws(ViewFilterError) -> EntryCondition {
+        let named = "\(parameter)=\(text)"
+        let diagnostics = ConfigDiagnostics()
+        let path = JSONPath.root.appending(parameter)
+        let decoded: SpytailConfig.Condition?
+        if text.first == "{" {
+            let value: JSONValue
+            do { value = try JSONValue.parse(Array(text.utf8)) } catch { throw ViewFilterError("\(named): \(error)") }
+            decoded = ObjectReader(value, at: path, diagnostics, keys: ConfigKeys.condition)
+                .flatMap { SpytailConfig.decodeCondition($0, diagnostics, inRule: false) }
+        } else {
+            decoded = try simple(text, named: named)
+        }
+        if let decoded, let compiled = CompiledConfig.compileCondition(decoded, path, context.config, context.vocabulary, diagnostics),
+           diagnostics.errors.isEmpty {
+            return compiled
+        }
+        throw ViewFilterError("\(named): " + (diagnostics.errors.map(\.description).joined(separator: "; ")))
+    }
+
+    static func simple(_ text: String, named: String) throws(ViewFilterError) -> SpytailConfig.Condition {
+        let expected = "expected MODE:VALUE (MODE one of \(modes.joined(separator: ", "))) or a JSON condition"
+        guard let colon = text.firstIndex(of: ":") else { throw ViewFilterError("\(named): \(expected)") }
+        let (mode, value) = (String(text[..<colon]), String(text[text.index(after: colon)...]))
+        guard !value.isEmpty else { throw ViewFilterError("\(named): empty value") }
+        switch mode {
+        case "contains": return .contains(value)
+        case "prefix": return .prefix(value)
+        case "tag": return .tag(value)
+        case "category": return .category(value)
+        case "integration": return .integration(value)
+        case "source": return .source(value)
+        default: throw ViewFilterError("\(named): unknown mode '\(mode)'; \(expected)")
+        }
+    }
 
     /// Whether this viewer sees `entry`.
     public func shows(_ entry: RecentEntry) -> Bool {
@@ -52,13 +86,33 @@ public struct ViewFilter: Sendable {
 
     /// Whether this viewer sees the entry `item` of a batch whose bytes are `bytes`.
     public func shows(_ item: RecentBatch.Item, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let message = UnsafeBufferPointer(rebasing: bytes[item.message])
-        if let query, !query.occurs(in: message) { return false }
-        for condition in excludes where condition.matches(category: item.category, tags: item.tags, message: message) {
-            return false
-        }
+        if let query, !query.occurs(in: UnsafeBufferPointer(rebasing: bytes[item.message])) { return false }
+        guard !includes.isEmpty || !excludes.isEmpty else { return true }
+        let entry = viewed(item, in: bytes)
+        for condition in includes where !condition.matches(entry, text: bytes) { return false }
+        for condition in excludes where condition.matches(entry, text: bytes) { return false }
         return true
     }
+
+    /// The entry as conditions read it: category, tags, source, the message and, when a condition tests
+    /// one, the fields of the record (all ranges into the batch's bytes).
+    func viewed(_ item: RecentBatch.Item, in bytes: UnsafeBufferPointer<UInt8>) -> SpyEntry {
+        let slot = item.source + 1
+        var entry = SpyEntry(file: sourceFiles.indices.contains(slot) ? sourceFiles[slot] : sourceFiles[0])
+        entry.category = item.category
+        entry.tags = item.tags
+        entry.message = item.message
+        if readsFields, let fields = Self.fieldsKey.withUnsafeBufferPointer({ JSONWalker.member(in: bytes, item.record, named: $0) }),
+           fields.kind == .object {
+            JSONWalker.forEach(in: bytes, fields.range) { field in
+                entry.fields.append(field)
+                return true
+            }
+        }
+        return entry
+    }
+
+    static let fieldsKey = Array("fields".utf8)
 }
 
 /// A view filter that does not compile: the message names the parameter and what is wrong with it.
