@@ -25,11 +25,15 @@ struct DashboardTests {
         let browser: WebDriver
         var base: String { "http://127.0.0.1:\(http.port)" }
 
-        init(lines: String = DashboardTests.lines, extra: String = "", tour: Bool = false) throws {
+        /// `files`: the logs to start with (path in the workspace → content); `lines` is logs/app.log's.
+        init(lines: String = DashboardTests.lines, extra: String = "", tour: Bool = false, files: [String: String]? = nil,
+             parse: String = DashboardTests.parse, sources: String? = nil) throws {
             guard WebDriver.available else { throw WebDriver.Failure(description: WebDriver.missing) }
             dir = try RunTools.workspace()
-            try lines.write(toFile: dir.file("logs/app.log"), atomically: true, encoding: .utf8)
-            http = try HTTPRun(in: dir, parse: DashboardTests.parse, extra: extra)
+            for (path, text) in files ?? ["logs/app.log": lines] {
+                try text.write(toFile: dir.file(path), atomically: true, encoding: .utf8)
+            }
+            http = try HTTPRun(in: dir, parse: parse, extra: extra, sources: sources)
             browser = try WebDriver(in: dir)
             try browser.open("\(base)/?token=\(http.token)")
             if !tour {
@@ -190,6 +194,100 @@ struct DashboardTests {
         #expect(s.shows(Self.all + ["network again", "plain again"]), "\(s.messages)")
         // Whatever the view, the output exported everything.
         #expect(s.outputLines().count == 6)
+    }
+
+    /// Two sources in two formats: a JSON app log and an access log read by a regex with a typed status.
+    static let structuredSources = #"""
+        [{"name": "app", "include": ["logs/*.json"], "parser": "app"}, {"name": "web", "include": ["logs/*.log"], "parser": "web"}],
+        "parsers": {"app": {"format": "json"},
+                    "web": {"format": "regex", "pattern": "^(?<status>\\d{3}) (?<message>.*)$", "types": {"status": "integer"}}}
+        """#
+    static let structuredParse = #"""
+        "parse": {"categories": [{"name": "error", "display": "🛑", "color": "red",
+                                  "match": {"any": [{"field": "level", "equals": "ERROR"}, {"field": "status", "gte": 500}]}},
+                                 {"name": "info", "display": "ℹ️", "default": true}]}
+        """#
+    static let structuredFiles = [
+        "logs/app.json": """
+            {"level": "INFO", "msg": "served", "http": {"status": 200, "ms": 12}}
+            {"level": "ERROR", "msg": "failed", "http": {"status": 503, "ms": 2400}, "user": {"name": "ann", "roles": ["admin"]}, "retry": true}
+            {"level": "INFO", "msg": "cached", "http": {"status": 304, "ms": 1}}
+
+            """,
+        "logs/web.log": "404 GET /missing\n502 GET /upstream\n",
+    ]
+
+    @Test
+    func structuredFieldsShowAsATreeAndAClickOnAValueFiltersTheView() throws {
+        let s = try Session(files: Self.structuredFiles, parse: Self.structuredParse, sources: Self.structuredSources)
+        defer { s.stop() }
+        let all = ["served", "failed", "cached", "GET /missing", "GET /upstream"]
+        // The two files are read in either order: compare as sets while all arrive.
+        #expect(RunTools.waitUntil(10) { Set(s.messages) == Set(all) && s.messages.count == 5 }, "\(s.messages) \(s.http.spytail.stderr)")
+        // With two sources each row names its source.
+        #expect(RunTools.waitUntil { Set(s.texts("[data-entry-id] .source-name")) == ["app", "web"] }, "\(s.texts(".source-name"))")
+
+        // The detail of the JSON entry: typed, nested fields as a tree.
+        try s.browser.run("[...document.querySelectorAll('[data-entry-id]')].find(r => r.entry.message === 'failed').click()")
+        #expect(s.browser.waitFor(5, "return !document.querySelector('[data-detail]').hidden"))
+        let tree = try s.browser.run("""
+            return [...document.querySelectorAll('[data-field-tree] li')].map(li =>
+              [li.dataset.fieldPath, li.dataset.kind, li.querySelector('.value').textContent, li.style.paddingLeft !== '0em'])
+            """) as? [[Any]] ?? []
+        let rows = tree.map { "\($0[0]) \($0[1]) \($0[2]) \(($0[3] as? Bool) == true ? "nested" : "top")" }
+        #expect(rows == ["level string ERROR top", "http object {2} top", "http.status number 503 nested", "http.ms number 2400 nested",
+                         "user object {2} top", "user.name string ann nested", "user.roles array [1] nested", "user.roles.0 string admin nested",
+                         "retry boolean true top"], "\(rows)")
+        #expect(s.texts("[data-detail-fields] dd").contains { $0.hasPrefix("app: ") && $0.contains("logs/app.json @ ") }, "\(s.texts("[data-detail-fields] dd"))")
+        s.screenshot("fields")
+
+        // − beside http.status 503 hides the entries with that value: the condition is in the URL, as the config writes it.
+        try s.browser.click("[data-field-path=\"http.status\"] [data-pick=exclude]")
+        #expect(s.shows(s.messages.filter { $0 != "failed" }) && !s.messages.contains("failed") && s.messages.count == 4, "\(s.messages)")
+        #expect(s.texts("[data-filter] .chip-label") == [#"http.status = 503"#], "\(s.texts("[data-filter] .chip-label"))")
+        let url = s.browser.url.removingPercentEncoding ?? ""
+        #expect(url.hasSuffix(#"/?exclude={"field":"http.status","equals":503}"#), "\(url)")
+        // A line arriving now with that value stays hidden; another shows.
+        try RunToolsOutput.append(s.dir.file("logs/app.json"), """
+            {"level": "ERROR", "msg": "failed again", "http": {"status": 503}}
+            {"level": "INFO", "msg": "served again", "http": {"status": 200}}
+
+            """)
+        #expect(RunTools.waitUntil { s.messages.last == "served again" }, "\(s.messages)")
+        #expect(!s.messages.contains("failed again"))
+
+        // + beside a source in an entry's detail shows only that source; the sources menu shows its toggle off for none.
+        try s.browser.click("[data-filter] button[data-remove-filter]")
+        #expect(RunTools.waitUntil { s.messages.count == 7 }, "\(s.messages)")
+        try s.browser.run("[...document.querySelectorAll('[data-entry-id]')].find(r => r.entry.message === 'GET /upstream').click()")
+        #expect(s.browser.waitFor(5, "return !document.querySelector('[data-detail]').hidden"))
+        try s.browser.click("[data-detail-fields] [data-pick=include]")
+        #expect(RunTools.waitUntil { Set(s.messages) == ["GET /missing", "GET /upstream"] && s.messages.count == 2 }, "\(s.messages)")
+        #expect(s.texts("[data-filter] .chip-label") == ["Only: Source is web"])
+        #expect(s.browser.url.hasSuffix("/?include=source%3Aweb"), "\(s.browser.url)")
+        try s.browser.press("\u{E00C}")  // Esc closes the detail
+        #expect(s.browser.waitFor(5, "return document.querySelector('[data-detail]').hidden"))
+
+        // A JSON condition typed in the form, and the sources menu's toggle.
+        try s.browser.click("[data-filter] button[data-remove-filter]")
+        try s.browser.run("document.querySelector('[data-filter-mode]').value = 'json'")
+        try s.browser.type("[data-filter-value]", #"{"any": [{"field": "status", "gte": 500}, {"field": "http.status", "gte": 500}]}"#)
+        try s.browser.click("[data-add-filter] [data-include-submit]")
+        #expect(RunTools.waitUntil { Set(s.messages) == ["failed", "failed again", "GET /upstream"] && s.messages.count == 3 }, "\(s.messages)")
+        try s.browser.click("[data-sources-menu] summary")
+        try s.browser.click("input[type=checkbox][data-source-toggle=\"web\"]")
+        #expect(RunTools.waitUntil { Set(s.messages) == ["failed", "failed again"] && s.messages.count == 2 }, "\(s.messages)")
+        #expect(s.texts("[data-filter] .chip-label") == [#"Only: (status ≥ 500 or http.status ≥ 500)"#, "Source is web"], "\(s.texts("[data-filter] .chip-label"))")
+        // A condition the server refuses is named and not taken.
+        try s.browser.run("document.querySelector('[data-filter-mode]').value = 'json'")
+        try s.browser.type("[data-filter-value]", #"{"field": "http.status", "gte": "high"}"#)
+        try s.browser.click("[data-add-filter] button[type=submit]")
+        #expect(RunTools.waitUntil { s.texts("[data-filter-error]").first?.contains("exclude.gte: expected a number") == true }, "\(s.texts("[data-filter-error]"))")
+        #expect(s.messages.count == 2)
+        s.screenshot("fields-filtered")
+        // Whatever the view, the output exported everything.
+        #expect(s.outputLines().count == 7)
+        #expect(s.consoleErrors().filter { !$0.contains("400") }.isEmpty, "\(s.consoleErrors())")
     }
 
     @Test

@@ -71,6 +71,12 @@ struct HTTPFaceTests {
         #expect(unknown.status == 400 && unknown.body.contains("nope"), "\(unknown.body)")
         let badMode = try http.authorized("/api/entries?exclude=colour:red")
         #expect(badMode.status == 400 && badMode.body.contains("colour"), "\(badMode.body)")
+        // Any condition of the config, as JSON, to include or exclude; the fields are the record's.
+        func query(_ name: String, _ json: String) -> String { "\(name)=" + json.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! }
+        #expect(try http.messages("?" + query("include", #"{"field": "level", "in": ["ERROR", "DEBUG"]}"#)) == ["noisy detail", "boom happened"])
+        #expect(try http.messages("?" + query("include", #"{"not": {"tag": "net"}}"#) + "&exclude=category:error") == ["noisy detail"])
+        let badTest = try http.authorized("/api/entries?" + query("include", #"{"field": "level", "gt": "x"}"#))
+        #expect(badTest.status == 400 && badTest.body.contains("include.gt: expected a number"), "\(badTest.body)")
         #expect(try http.authorized("/etc/passwd").status == 404)
         #expect(try http.authorized("/api/../../etc/passwd").status == 404)
 
@@ -115,7 +121,7 @@ struct HTTPFaceTests {
         FileManager.default.createFile(atPath: streamFile, contents: nil)
         let curl = Process()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-s", "-N", "-H", "Authorization: Bearer \(token)", "http://127.0.0.1:\(http.port)/api/stream?exclude=category:debug"]
+        curl.arguments = ["-s", "-N", "-H", "Authorization: Bearer \(token)", "http://127.0.0.1:\(http.port)/api/stream?exclude=category:debug&include=%7B%22not%22%3A%7B%22field%22%3A%22level%22%2C%22equals%22%3A%22ERROR%22%7D%7D"]
         curl.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: streamFile))
         try curl.run()
         defer { kill(curl.processIdentifier, SIGKILL); curl.waitUntilExit() }
@@ -126,11 +132,12 @@ struct HTTPFaceTests {
         #expect(second.status == 503 && second.body.contains("maxViewers"), "\(second.status) \(second.body)")
 
         let sent = Date()
-        try RunToolsOutput.append(dir.file("logs/app.log"), "2026-11-20T10:00:05Z WARN streamed warning\n2026-11-20T10:00:06Z DEBUG hidden by the view\n")
+        try RunToolsOutput.append(dir.file("logs/app.log"), "2026-11-20T10:00:05Z WARN streamed warning\n2026-11-20T10:00:06Z DEBUG hidden by the view\n2026-11-20T10:00:06Z ERROR not included\n2026-11-20T10:00:07Z INFO the last one\n")
         #expect(RunTools.waitUntil { stream().contains("streamed warning") }, "\(stream())")
         #expect(Date().timeIntervalSince(sent) < 5)
         #expect(stream().contains("event: entry\ndata: {\"id\":"))
-        #expect(!stream().contains("hidden by the view"))
+        #expect(RunTools.waitUntil { stream().contains("the last one") }, "\(stream())")
+        #expect(!stream().contains("hidden by the view") && !stream().contains("not included"))
         // Each record on the stream is the jsonl record.
         let data = stream().split(separator: "\n").filter { $0.hasPrefix("data: {\"id\"") }.map { $0.dropFirst(6) }
         #expect(data.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil })

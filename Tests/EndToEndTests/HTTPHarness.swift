@@ -20,12 +20,12 @@ final class HTTPRun {
 
     /// Starts `run` with `http` (the section's members besides listen) in `directory`; waits for it to listen.
     init(in directory: TemporaryDirectory, http: String = "", parse: String = HTTPRun.parse, extra: String = "",
-         arguments: [String] = [], prepare: () throws -> Void = {}) throws {
+         sources: String? = nil, arguments: [String] = [], prepare: () throws -> Void = {}) throws {
         self.directory = directory
         try prepare()
         let config = directory.file("config.json")
         let section = #""http": {"listen": "127.0.0.1:0"\#(http.isEmpty ? "" : ", " + http)}"#
-        try RunTools.config(extra: ", " + parse + ", " + section + extra).write(toFile: config, atomically: true, encoding: .utf8)
+        try RunTools.config(extra: ", " + parse + ", " + section + extra, sources: sources).write(toFile: config, atomically: true, encoding: .utf8)
         spytail = try RunningSpytail(config: config, in: directory, arguments: arguments)
         var port = 0, token = ""
         let spytail = self.spytail

@@ -165,9 +165,10 @@ extension RunTools {
     }
 
     /// The config most `run` tests use: source `app` over `include`, checkpoints in state/cp.json, one
-    /// jsonl output to the file `output` (nil: stdout), and `extra` JSON members.
-    static func config(include: String = "logs/*.log", output: String? = "out.jsonl", extra: String = "") -> String {
+    /// jsonl output to the file `output` (nil: stdout), and `extra` JSON members. `sources`: another sources array.
+    static func config(include: String = "logs/*.log", output: String? = "out.jsonl", extra: String = "", sources: String? = nil) -> String {
         let out = output.map { #"{"type": "file", "path": "\#($0)", "format": "jsonl"}"# } ?? #"{"type": "stdout", "format": "jsonl"}"#
-        return #"{"sources": [{"name": "app", "include": ["\#(include)"]}], "checkpoints": "state/cp.json", "outputs": [\#(out)]\#(extra)}"#
+        let sources = sources ?? #"[{"name": "app", "include": ["\#(include)"]}]"#
+        return #"{"sources": \#(sources), "checkpoints": "state/cp.json", "outputs": [\#(out)]\#(extra)}"#
     }
 }

@@ -11,9 +11,9 @@ const HISTORY = 1000;
 const INFO_EVERY_MS = 2000;
 
 const STEPS = [
-  { key: 'entries', title: 'Entries', message: 'Every exported entry, newest at the bottom. The view follows the tail while you are at the bottom and holds still when you scroll up. Click a row (or press Enter on it) for its detail, source and id.' },
+  { key: 'entries', title: 'Entries', message: 'Every exported entry, newest at the bottom. The view follows the tail while you are at the bottom and holds still when you scroll up. Click a row (or press Enter on it) for its detail, source, id and fields; + or − beside a value shows only, or hides, the entries with it.' },
   { key: 'categories', title: 'Categories', message: 'One toggle per category of the config, with its count. Switching one off adds a "Category is …" filter; on again removes it.' },
-  { key: 'filters', title: 'Active filters', message: 'What this view hides. Remove a chip, or exclude by message text, prefix, tag, category or an integration\'s ignorable prefixes. Filters live in the URL (bookmark a view) and never change what the outputs export.' },
+  { key: 'filters', title: 'Active filters', message: 'What this view hides, and what it shows only ("Only: …"). Remove a chip, or add one by message text, prefix, tag, category, source, an integration\'s ignorable prefixes, or any condition of the config as JSON ({"field": "http.status", "gte": 500}). Filters live in the URL (bookmark a view) and never change what the outputs export.' },
   { key: 'search', title: 'Search', message: 'Keeps only messages that contain the text. Press / to get here from anywhere.' },
   { key: 'drawer', title: 'The drawer', message: 'Switch between recording, idle and disabled, reload the config, and see the build, the files, the outputs and the last problems.' },
   { key: 'state', title: 'State', message: 'What spytail is doing now: recording exports, idle only keeps positions current, disabled reads nothing.' },
@@ -36,6 +36,7 @@ const app = {
   unseen: 0,
   categories: new Map(),
   tags: new Map(),
+  sources: [],
   selected: null,
   generation: 0,
 };
@@ -90,6 +91,7 @@ async function setView(view) {
   connect(query, through);
   renderFilters();
   renderCategories();
+  renderSources();
   return true;
 }
 
@@ -175,7 +177,13 @@ function entryRow(record) {
   const message = model.displayText(record.message, 400);
   const text = el('span', 'message', message.text + (message.hidden > 0 ? ' …' : ''));
   if (category && category.color) text.classList.add(`c-${category.color}`);
-  row.append(tags, text);
+  row.append(tags);
+  if (app.sources.length > 1 && record.source && record.source.name) {
+    const source = el('span', 'source-name', record.source.name);
+    source.title = `source ${record.source.name}`;
+    row.append(source);
+  }
+  row.append(text);
   if (record.detail) row.append(el('span', 'has-detail', `+${record.detail.split('\n').length}`));
   return row;
 }
@@ -203,7 +211,7 @@ function renderFilters() {
   list.replaceChildren();
   for (const filter of app.view.filters) {
     const chip = el('li', 'chip');
-    chip.dataset.filter = `${filter.mode}:${filter.value}`;
+    chip.dataset.filter = `${filter.action}=${model.conditionText(filter.condition)}`;
     const label = model.filterLabel(filter);
     chip.append(el('span', 'chip-label', label));
     const remove = el('button', 'chip-remove', '✕');
@@ -243,6 +251,25 @@ function renderCategories() {
   }
 }
 
+/// The sources menu: one toggle per source of the config (shown when there are two or more).
+function renderSources() {
+  const menu = $('[data-sources-menu]');
+  menu.hidden = app.sources.length < 2;
+  const list = $('[data-source-list]');
+  list.replaceChildren(...app.sources.map((source) => {
+    const item = el('li');
+    const label = el('label');
+    const box = el('input');
+    box.type = 'checkbox';
+    box.dataset.sourceToggle = source.name;
+    box.checked = model.sourceShown(app.view, source.name);
+    box.addEventListener('change', () => setView(model.setSourceShown(app.view, source.name, box.checked)));
+    label.append(box, el('span', 'name', source.name), el('span', 'count', source.parser || ''));
+    item.append(label);
+    return item;
+  }));
+}
+
 function updateCategoryCounts() {
   for (const category of app.categories.values()) {
     const node = document.querySelector(`[data-category-count="${CSS.escape(category.name)}"]`);
@@ -256,7 +283,9 @@ function suggestValues() {
   const info = app.info || {};
   const names = mode === 'category' ? (info.categories || []).map((c) => c.name)
     : mode === 'tag' ? (info.tags || []).map((t) => t.name)
-      : mode === 'integration' ? (info.integrations || []).map((i) => i.name) : [];
+      : mode === 'integration' ? (info.integrations || []).map((i) => i.name)
+        : mode === 'source' ? (info.sources || []).map((s) => s.name) : [];
+  $('[data-filter-value]').placeholder = mode === 'json' ? '{"field": "http.status", "gte": 500}' : 'value';
   $('[data-filter-values]').replaceChildren(...names.map((name) => { const o = el('option'); o.value = name; return o; }));
 }
 
@@ -289,8 +318,14 @@ function openDetail(row) {
   add('time', String(record.timestamp ?? '—'));
   add('category', String(record.category));
   add('tags', (record.tags || []).join(', ') || '—');
-  add('source', `${record.source ? record.source.path : '?'} @ ${record.source ? record.source.offset : '?'}`);
-  for (const [name, value] of Object.entries(record.fields || {})) add(name, model.displayText(String(value)).text);
+  const where = `${record.source ? record.source.path : '?'} @ ${record.source ? record.source.offset : '?'}`;
+  if (record.source && record.source.name) {
+    add('source', `${record.source.name}: ${where}`, picks({ source: record.source.name }, `source ${record.source.name}`));
+  } else {
+    add('source', where);
+  }
+  if (record.parseError) add('parse error', model.displayText(String(record.parseError)).text);
+  renderFieldTree(record.fields);
   if (record.truncated) add('truncated', 'yes: the line was longer than parse.maxLineBytes');
   const message = model.displayText(record.message, 65536);
   const detail = model.displayText(record.detail || '', 65536);
@@ -300,6 +335,38 @@ function openDetail(row) {
   const panel = $('[data-detail]');
   panel.hidden = false;
   $('[data-close-detail]').focus();
+}
+
+/// + (show only) and − (hide) for a condition, as the detail offers them beside a value.
+function picks(condition, what) {
+  const box = el('span', 'picks');
+  for (const [action, sign, verb] of [['include', '+', 'Show only entries with'], ['exclude', '−', 'Hide entries with']]) {
+    const button = el('button', 'pick', sign);
+    button.type = 'button';
+    button.dataset.pick = action;
+    button.title = `${verb} ${what}`;
+    button.setAttribute('aria-label', button.title);
+    button.addEventListener('click', () => setView(model.addFilter(app.view, { action, condition })));
+    box.append(button);
+  }
+  return box;
+}
+
+/// The record's fields as a tree: nested objects and arrays indented under their key, each value with its type.
+function renderFieldTree(fields) {
+  const rows = model.fieldRows(fields);
+  $('[data-field-tree-title]').hidden = rows.length === 0;
+  $('[data-field-tree]').replaceChildren(...rows.map((row) => {
+    const item = el('li');
+    item.dataset.fieldPath = row.path;
+    item.dataset.kind = row.kind;
+    item.style.paddingLeft = `${row.depth * 1.4}em`;
+    const value = el('span', `value v-${row.kind}`, model.displayText(row.text, 2000).text);
+    const condition = model.fieldCondition(row);
+    const what = 'equals' in condition ? `${row.path} = ${JSON.stringify(row.value)}` : `a field ${row.path}`;
+    item.append(el('span', 'key', row.key), value, picks(condition, what));
+    return item;
+  }));
 }
 
 function closeDetail() {
@@ -331,13 +398,14 @@ async function refreshInfo() {
   app.info = info;
   app.categories = new Map((info.categories || []).map((c) => [c.name, c]));
   app.tags = new Map((info.tags || []).map((t) => [t.name, t]));
-  if (vocabularyChanged) renderCategories(); else updateCategoryCounts();
+  app.sources = info.sources || [];
+  if (vocabularyChanged) { renderCategories(); renderSources(); } else updateCategoryCounts();
   showState(info.state);
   renderDrawer(info);
 }
 
 function names(info) {
-  return [(info.categories || []).map((c) => c.name), (info.tags || []).map((t) => t.name)];
+  return [(info.categories || []).map((c) => c.name), (info.tags || []).map((t) => t.name), (info.sources || []).map((s) => s.name)];
 }
 
 function showState(state) {
@@ -444,9 +512,13 @@ function bindControls() {
   $('[data-add-filter]').addEventListener('submit', (event) => {
     event.preventDefault();
     const value = $('[data-filter-value]');
-    const filter = { mode: $('[data-filter-mode]').value, value: value.value.trim() };
-    if (filter.value === '') return;
-    setView(model.addFilter(app.view, filter)).then((ok) => { if (ok) value.value = ''; });
+    const text = value.value.trim();
+    if (text === '') return;
+    const action = event.submitter && event.submitter.value === 'include' ? 'include' : 'exclude';
+    const mode = $('[data-filter-mode]').value;
+    const condition = mode === 'json' ? model.parseCondition(text) : { [mode]: text };
+    if (condition === null) { showFilterError(`Not a JSON condition: ${text}`); return; }
+    setView(model.addFilter(app.view, { action, condition })).then((ok) => { if (ok) value.value = ''; });
   });
   let searchTimer = 0;
   $('[data-search]').addEventListener('input', (event) => {
@@ -461,10 +533,11 @@ function bindControls() {
     location.href = `/?${params}`;
   });
   document.addEventListener('keydown', onKey);
-  // The categories menu closes on a click elsewhere, as menus do.
+  // The categories and sources menus close on a click elsewhere, as menus do.
   document.addEventListener('click', (event) => {
-    const menu = $('.categories');
-    if (menu.open && !menu.contains(event.target)) menu.open = false;
+    for (const menu of document.querySelectorAll('.menu')) {
+      if (menu.open && !menu.contains(event.target)) menu.open = false;
+    }
   });
 }
 
@@ -474,7 +547,8 @@ function onKey(event) {
     event.preventDefault();
     $('[data-search]').focus();
   } else if (event.key === 'Escape' && !tour.running) {
-    if ($('.categories').open) $('.categories').open = false;
+    const menu = [...document.querySelectorAll('.menu')].find((m) => m.open);
+    if (menu) menu.open = false;
     else if (!$('[data-detail]').hidden) closeDetail();
     else if (!$('[data-drawer]').hidden) openDrawer(false);
   }

@@ -2,33 +2,89 @@
 // message is made safe to show, and the per-frame batching of arriving rows. No DOM here; tests.js runs it.
 // Matching itself is the server's (the config's own code): filters only travel to /api/entries and /api/stream.
 
-export const MODES = ['contains', 'prefix', 'tag', 'category', 'integration'];
+/// The modes a filter is written in as `MODE:VALUE` (in the form and in the URL); any other condition is the
+/// config's JSON (`{"field": "http.status", "gte": 500}`).
+export const MODES = ['contains', 'prefix', 'tag', 'category', 'integration', 'source'];
 
-/// The seed's labels for an active filter.
-export function filterLabel(filter) {
-  switch (filter.mode) {
-    case 'contains': return `Message contains "${filter.value}"`;
-    case 'prefix': return `Message starts with "${filter.value}"`;
-    case 'tag': return `Tag is ${filter.value}`;
-    case 'category': return `Category is ${filter.value}`;
-    case 'integration': return `Ignorable prefixes of ${filter.value}`;
-    default: return `${filter.mode}: ${filter.value}`;
+const FIELD_TESTS = { equals: '=', in: 'in', contains: 'contains', prefix: 'starts with', regex: 'matches', gt: '>', gte: '≥', lt: '<', lte: '≤' };
+
+/// A filter: a condition (the config's grammar) and whether the view hides what it matches (`exclude`) or
+/// shows only that (`include`). `{mode, value}` is the seed's short form of an exclusion.
+export function makeFilter(filter) {
+  if (filter && filter.condition) return { action: filter.action === 'include' ? 'include' : 'exclude', condition: filter.condition };
+  if (filter && MODES.includes(filter.mode)) {
+    return { action: filter.action === 'include' ? 'include' : 'exclude', condition: { [filter.mode]: filter.value } };
   }
+  return null;
 }
 
-/// A view: the filters that exclude (in the order they were added) and the search text.
+/// The condition as the URL holds it: `MODE:VALUE` when it is one of those, its JSON otherwise.
+export function conditionText(condition) {
+  const keys = Object.keys(condition);
+  if (keys.length === 1 && MODES.includes(keys[0]) && typeof condition[keys[0]] === 'string') return `${keys[0]}:${condition[keys[0]]}`;
+  return JSON.stringify(condition);
+}
+
+/// A URL's or the form's condition text back to a condition; null when it is neither form.
+export function parseCondition(text) {
+  if (typeof text !== 'string') return null;
+  if (text.trim().startsWith('{')) {
+    try {
+      const value = JSON.parse(text);
+      return value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length > 0 ? value : null;
+    } catch { return null; }
+  }
+  const colon = text.indexOf(':');
+  if (colon <= 0) return null;
+  const mode = text.slice(0, colon), value = text.slice(colon + 1);
+  return MODES.includes(mode) && value !== '' ? { [mode]: value } : null;
+}
+
+/// A condition in words: the seed's labels for its modes, `http.status ≥ 500` for a field.
+export function describeCondition(c) {
+  if (!c || typeof c !== 'object') return String(c);
+  if ('contains' in c) return `Message contains "${c.contains}"`;
+  if ('prefix' in c) return `Message starts with "${c.prefix}"`;
+  if ('regex' in c && !('field' in c)) return `Message matches /${c.regex}/`;
+  if ('tag' in c) return `Tag is ${c.tag}`;
+  if ('category' in c) return `Category is ${c.category}`;
+  if ('integration' in c) return `Ignorable prefixes of ${c.integration}`;
+  if ('source' in c) return `Source is ${c.source}`;
+  if ('field' in c) {
+    if ('exists' in c) return `${c.field} ${c.exists ? 'exists' : 'is absent'}`;
+    const tests = Object.keys(FIELD_TESTS).filter((k) => k in c);
+    return tests.map((k) => `${c.field} ${FIELD_TESTS[k]} ${JSON.stringify(c[k])}`).join(' and ') || JSON.stringify(c);
+  }
+  if (Array.isArray(c.all)) return c.all.map(describeCondition).join(' and ');
+  if (Array.isArray(c.any)) return `(${c.any.map(describeCondition).join(' or ')})`;
+  if ('not' in c) return `not (${describeCondition(c.not)})`;
+  return JSON.stringify(c);
+}
+
+/// A filter's chip label: an exclusion is described as its condition (the chips list what the view hides),
+/// an inclusion starts with "Only".
+export function filterLabel(filter) {
+  const f = makeFilter(filter);
+  if (!f) return String(filter);
+  const text = describeCondition(f.condition);
+  return f.action === 'include' ? `Only: ${text}` : text;
+}
+
+/// A view: the filters (in the order they were added) and the search text.
 export function emptyView() { return { filters: [], query: '' }; }
 
-/// The view a URL's query holds: `exclude=MODE:VALUE` (repeated) and `q=TEXT`. Unknown modes are kept out and
-/// listed in `ignored`, so a bad bookmark says what it dropped.
+/// The view a URL's query holds: `include=` and `exclude=` (repeated; `MODE:VALUE` or a JSON condition) and
+/// `q=TEXT`. What is neither form is kept out and listed in `ignored`, so a bad bookmark says what it dropped
+/// (the server judges the rest: an unknown category, a bad field test).
 export function parseView(search) {
   const params = new URLSearchParams(search);
   const view = emptyView();
   view.ignored = [];
-  for (const text of params.getAll('exclude')) {
-    const colon = text.indexOf(':');
-    const filter = colon > 0 ? { mode: text.slice(0, colon), value: text.slice(colon + 1) } : null;
-    if (filter && MODES.includes(filter.mode) && filter.value !== '') {
+  for (const [name, text] of params) {
+    if (name !== 'include' && name !== 'exclude') continue;
+    const condition = parseCondition(text);
+    if (condition) {
+      const filter = { action: name, condition };
       if (!hasFilter(view, filter)) view.filters.push(filter);
     } else {
       view.ignored.push(text);
@@ -38,27 +94,36 @@ export function parseView(search) {
   return view;
 }
 
-/// The query string of a view (`?exclude=…&q=…`, or '' for the empty view): for the URL and for the API.
+/// The query string of a view (`?exclude=…&include=…&q=…`, or '' for the empty view): for the URL and the API.
 export function viewQuery(view) {
   const params = new URLSearchParams();
-  for (const f of view.filters) params.append('exclude', `${f.mode}:${f.value}`);
+  for (const f of view.filters) params.append(f.action, conditionText(f.condition));
   if (view.query) params.set('q', view.query);
   const text = params.toString();
   return text ? `?${text}` : '';
 }
 
-export function hasFilter(view, filter) {
-  return view.filters.some((f) => f.mode === filter.mode && f.value === filter.value);
+function sameFilter(a, b) {
+  return a.action === b.action && conditionText(a.condition) === conditionText(b.condition);
 }
 
-/// A new view with `filter` added at the end (unchanged when it is there already or empty).
+export function hasFilter(view, filter) {
+  const f = makeFilter(filter);
+  return f !== null && view.filters.some((g) => sameFilter(g, f));
+}
+
+/// A new view with `filter` added at the end (unchanged when it is there already, empty or not a filter).
+/// The same condition with the other action replaces it: a value cannot be both hidden and the only one shown.
 export function addFilter(view, filter) {
-  if (!MODES.includes(filter.mode) || filter.value === '' || hasFilter(view, filter)) return view;
-  return { ...view, filters: [...view.filters, { mode: filter.mode, value: filter.value }] };
+  const f = makeFilter(filter);
+  if (f === null || f.condition[Object.keys(f.condition)[0]] === '' || hasFilter(view, f)) return view;
+  const others = view.filters.filter((g) => conditionText(g.condition) !== conditionText(f.condition));
+  return { ...view, filters: [...others, f] };
 }
 
 export function removeFilter(view, filter) {
-  return { ...view, filters: view.filters.filter((f) => !(f.mode === filter.mode && f.value === filter.value)) };
+  const f = makeFilter(filter);
+  return f === null ? view : { ...view, filters: view.filters.filter((g) => !sameFilter(g, f)) };
 }
 
 /// The seed's binding of a category toggle: off adds a `category` exclusion, on removes it.
@@ -69,7 +134,56 @@ export function setCategoryShown(view, name, shown) {
 
 export function categoryShown(view, name) { return !hasFilter(view, { mode: 'category', value: name }); }
 
+/// Sources toggle like categories.
+export function setSourceShown(view, name, shown) {
+  const filter = { mode: 'source', value: name };
+  return shown ? removeFilter(view, filter) : addFilter(view, filter);
+}
+
+export function sourceShown(view, name) { return !hasFilter(view, { mode: 'source', value: name }); }
+
 export function withQuery(view, query) { return { ...view, query }; }
+
+// MARK: a record's fields as a tree
+
+/// The kind of a JSON value as the tree shows it.
+export function kindOf(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value === 'object' ? 'object' : typeof value;
+}
+
+/// A field path as the config writes it: components joined by dots, a dot or backslash inside a key escaped
+/// with a backslash (`labels.app\.kubernetes\.io/name`); an array element by its index (`tags.0`).
+export function fieldPath(components) {
+  return components.map((c) => String(c).replace(/[\\.]/g, (m) => `\\${m}`)).join('.');
+}
+
+/// The rows of the tree of `fields` (a record's `fields` object), parents before their children: each with
+/// its depth, key, path, kind, and the text shown for a value (strings as they are, other scalars as JSON;
+/// objects and arrays by their size).
+export function fieldRows(fields, path = [], depth = 0, rows = []) {
+  const entries = Array.isArray(fields) ? fields.map((v, i) => [i, v]) : Object.entries(fields || {});
+  for (const [key, value] of entries) {
+    const components = [...path, key];
+    const kind = kindOf(value);
+    const text = kind === 'object' ? `{${Object.keys(value).length}}` : kind === 'array' ? `[${value.length}]`
+      : kind === 'string' ? value : JSON.stringify(value);
+    rows.push({ depth, key: String(key), path: fieldPath(components), kind, value, text });
+    if (kind === 'object' || kind === 'array') fieldRows(value, components, depth + 1, rows);
+  }
+  return rows;
+}
+
+/// The condition a click on a tree row adds: the value itself for a scalar, the field's presence for an
+/// object or array.
+export function fieldCondition(row) {
+  // An object, an array, or a number JavaScript cannot hold (1e400): tested by its presence.
+  if (row.kind === 'object' || row.kind === 'array' || (row.kind === 'number' && !Number.isFinite(row.value))) {
+    return { field: row.path, exists: true };
+  }
+  return { field: row.path, equals: row.value };
+}
 
 /// Text as shown: C0 controls other than tab and newline (ANSI escapes, bells, NULs) become their visible
 /// Control Pictures (ESC → ␛), so a message can neither hide text nor move the cursor; `limit` characters at most,

@@ -19,6 +19,15 @@ test('filter labels are the seed\'s', () => {
   equal(model.filterLabel({ mode: 'tag', value: 'net' }), 'Tag is net');
   equal(model.filterLabel({ mode: 'category', value: 'debug' }), 'Category is debug');
   equal(model.filterLabel({ mode: 'integration', value: 'tca' }), 'Ignorable prefixes of tca');
+  equal(model.filterLabel({ mode: 'source', value: 'nginx' }), 'Source is nginx');
+});
+
+test('field conditions and inclusions in words', () => {
+  equal(model.filterLabel({ action: 'include', condition: { field: 'http.status', gte: 500 } }), 'Only: http.status ≥ 500');
+  equal(model.filterLabel({ action: 'exclude', condition: { field: 'level', equals: 'DEBUG' } }), 'level = "DEBUG"');
+  equal(model.describeCondition({ field: 'ms', gt: 1, lte: 9 }), 'ms > 1 and ms ≤ 9');
+  equal(model.describeCondition({ field: 'user', exists: false }), 'user is absent');
+  equal(model.describeCondition({ any: [{ source: 'a' }, { not: { category: 'x' } }] }), '(Source is a or not (Category is x))');
 });
 
 // MARK: the view and the URL
@@ -36,37 +45,57 @@ test('a view goes to the URL and comes back', () => {
   equal(back.ignored, []);
 });
 
+test('field conditions and inclusions go to the URL as JSON and come back', () => {
+  let view = model.addFilter(model.emptyView(), { action: 'include', condition: { field: 'http.status', gte: 500 } });
+  view = model.addFilter(view, { action: 'exclude', condition: { source: 'app' } });
+  const query = model.viewQuery(view);
+  equal(query, `?include=${encodeURIComponent('{"field":"http.status","gte":500}').replace(/%20/g, '+')}&exclude=source%3Aapp`);
+  equal(model.parseView(query).filters, view.filters);
+  equal(model.parseView('?include={"field":"a"').ignored, ['{"field":"a"']);
+  equal(model.parseView('?include=[1]&include={}').ignored, ['[1]', '{}']);
+});
+
 test('the empty view has no query string', () => {
   equal(model.viewQuery(model.emptyView()), '');
 });
 
 test('a value may hold colons; unknown modes and empty values are left out and named', () => {
   const view = model.parseView('?exclude=prefix:GET%20http://x&exclude=colour:red&exclude=tag:&exclude=nocolon');
-  equal(view.filters, [{ mode: 'prefix', value: 'GET http://x' }]);
+  equal(view.filters, [{ action: 'exclude', condition: { prefix: 'GET http://x' } }]);
   equal(view.ignored, ['colour:red', 'tag:', 'nocolon']);
 });
 
-test('a filter is added once, removed by mode and value', () => {
+test('a filter is added once, removed by action and condition', () => {
   let view = model.addFilter(model.emptyView(), { mode: 'tag', value: 'net' });
   view = model.addFilter(view, { mode: 'tag', value: 'net' });
   view = model.addFilter(view, { mode: 'category', value: 'net' });
   equal(view.filters.length, 2);
   view = model.removeFilter(view, { mode: 'tag', value: 'net' });
-  equal(view.filters, [{ mode: 'category', value: 'net' }]);
+  equal(view.filters, [{ action: 'exclude', condition: { category: 'net' } }]);
   equal(model.addFilter(view, { mode: 'bogus', value: 'x' }), view);
   equal(model.addFilter(view, { mode: 'contains', value: '' }), view);
 });
 
-test('a category toggle: off adds a category filter, on removes it', () => {
+test('including what was excluded replaces the exclusion', () => {
+  const condition = { field: 'level', equals: 'INFO' };
+  let view = model.addFilter(model.emptyView(), { action: 'exclude', condition });
+  view = model.addFilter(view, { action: 'include', condition });
+  equal(view.filters, [{ action: 'include', condition }]);
+});
+
+test('a category toggle: off adds a category filter, on removes it; sources alike', () => {
   let view = model.emptyView();
   equal(model.categoryShown(view, 'debug'), true);
   view = model.setCategoryShown(view, 'debug', false);
-  equal(view.filters, [{ mode: 'category', value: 'debug' }]);
+  equal(view.filters, [{ action: 'exclude', condition: { category: 'debug' } }]);
   equal(model.categoryShown(view, 'debug'), false);
   view = model.setCategoryShown(view, 'debug', false);
   equal(view.filters.length, 1);
   view = model.setCategoryShown(view, 'debug', true);
   equal(view.filters, []);
+  view = model.setSourceShown(view, 'nginx', false);
+  equal([model.sourceShown(view, 'nginx'), model.sourceShown(view, 'app')], [false, true]);
+  equal(model.viewQuery(view), '?exclude=source%3Anginx');
 });
 
 test('views are values: changing one leaves the other', () => {
@@ -74,6 +103,30 @@ test('views are values: changing one leaves the other', () => {
   const b = model.addFilter(a, { mode: 'tag', value: 'x' });
   equal(a.filters, []);
   equal(b.filters.length, 1);
+});
+
+// MARK: the fields tree
+
+test('nested fields become rows, parents first, with typed values and config paths', () => {
+  const rows = model.fieldRows({ level: 'ERROR', http: { status: 503, ok: false }, tags: ['a', null], 'a.b': 1 });
+  equal(rows.map((r) => [r.depth, r.path, r.kind, r.text]), [
+    [0, 'level', 'string', 'ERROR'],
+    [0, 'http', 'object', '{2}'],
+    [1, 'http.status', 'number', '503'],
+    [1, 'http.ok', 'boolean', 'false'],
+    [0, 'tags', 'array', '[2]'],
+    [1, 'tags.0', 'string', 'a'],
+    [1, 'tags.1', 'null', 'null'],
+    [0, 'a\\.b', 'number', '1'],
+  ]);
+});
+
+test('a click on a value makes the condition the config would write', () => {
+  const rows = model.fieldRows({ http: { status: 503 }, user: { id: 7 }, big: 1e400, 'x\\y': 'z' });
+  equal(model.fieldCondition(rows[1]), { field: 'http.status', equals: 503 });
+  equal(model.fieldCondition(rows[2]), { field: 'user', exists: true });
+  equal(model.fieldCondition(rows[4]), { field: 'big', exists: true });
+  equal(model.fieldCondition(rows[5]), { field: 'x\\\\y', equals: 'z' });
 });
 
 // MARK: text
