@@ -99,6 +99,52 @@ struct RunControlTests {
         #expect(spytail.stop().status == 0)
     }
 
+    /// A reload that reorders and renames sources and changes a source's parser: the files already open take
+    /// their new source and parser from the next line. What was assembled under the old rules (a multiline entry
+    /// waiting for its end) goes out as it was; a partial last line is read again by the new parser.
+    @Test func aReloadThatReordersSourcesAndChangesParsersAppliesFromTheNextLine() throws {
+        let dir = try makeDirectory()
+        defer { dir.remove() }
+        let before = #"""
+            {"sources": [{"name": "a", "include": ["logs/a.log"], "parser": "j"}, {"name": "b", "include": ["logs/b.log"], "parser": "t"}],
+             "parsers": {"j": {"format": "json"}, "t": {"format": "text", "multiline": {"continuation": "^\\s", "idleTimeoutMs": 60000}}},
+             "checkpoints": "state/cp.json", "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
+            """#
+        let after = #"""
+            {"sources": [{"name": "bee", "include": ["logs/b.log"], "parser": "k"}, {"name": "a", "include": ["logs/a.log"], "parser": "j"}],
+             "parsers": {"j": {"format": "json"}, "k": {"format": "logfmt"}},
+             "checkpoints": "state/cp.json", "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
+            """#
+        let configPath = dir.write("c.json", before)
+        try append(dir, "logs/a.log", #"{"msg": "a one"}"# + "\n")
+        try append(dir, "logs/b.log", "b one\n  continued\nmsg=\"b half\"")
+        let spytail = try RunningSpytail(config: configPath, in: dir)
+        func records() -> [[String: Any]] {
+            TextLines.ofFile(dir.file("out.jsonl")).compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        }
+        func record(_ message: String) -> [String: Any]? { records().first { $0["message"] as? String == message } }
+        func sourceName(_ record: [String: Any]?) -> String? { (record?["source"] as? [String: Any])?["name"] as? String }
+        #expect(RunTools.waitUntil { record("a one") != nil }, "\(spytail.stderr)")
+        #expect(record("b one") == nil, "the multiline entry waits for its end")
+
+        dir.write("c.json", after)
+        #expect(RunTools.waitUntil { spytail.stderr.contains("config reloaded") }, "\(spytail.stderr)")
+        // Assembled under the old rules, it goes out at the reload as it was: text, with its continuation, source b.
+        #expect(RunTools.waitUntil { record("b one") != nil }, "\(records())")
+        #expect(record("b one")?["detail"] as? String == "  continued" && sourceName(record("b one")) == "b", "\(record("b one") ?? [:])")
+        try append(dir, "logs/b.log", #" level=warn"# + "\n" + #"msg="b two" status=500"# + "\n")
+        try append(dir, "logs/a.log", #"{"msg": "a two", "n": 1}"# + "\n")
+        #expect(RunTools.waitUntil { record("b two") != nil && record("a two") != nil }, "\(records())")
+        // The partial line was read again, whole, by the new logfmt parser; the new source names apply.
+        let half = record("b half")
+        #expect(sourceName(half) == "bee" && (half?["fields"] as? [String: Any])?["level"] as? String == "warn", "\(half ?? [:]) \(records())")
+        #expect(sourceName(record("b two")) == "bee" && (record("b two")?["fields"] as? [String: Any])?["status"] != nil)
+        #expect(sourceName(record("a two")) == "a" && (record("a two")?["fields"] as? [String: Any])?["n"] as? Int == 1)
+        #expect(!records().contains { $0["parseError"] != nil }, "\(records())")
+        #expect(records().count == 5, "each line once: \(records().compactMap { $0["message"] })")
+        #expect(spytail.stop().status == 0)
+    }
+
     @Test func sigusr1SwitchesToIdleAndBackWithOneGapRecord() throws {
         let dir = try makeDirectory()
         defer { dir.remove() }

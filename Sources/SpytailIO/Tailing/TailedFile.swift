@@ -22,12 +22,12 @@ final class TailedFile {
     private var head: [UInt8] = []
     /// Room for the first line, to check after each read that the file still starts with it (empty: not known yet).
     private var headBytes: [UInt8] = []
-    private let maxLineBytes: Int
-    private let continuation: Regex?
+    private var maxLineBytes: Int
+    private var continuation: Regex?
     /// The config's source this file belongs to (`SourceFile.source`).
-    let sourceIndex: Int
+    private(set) var sourceIndex: Int
     /// Its parser's multiline idle timeout.
-    let idleTimeout: Duration
+    private(set) var idleTimeout: Duration
     /// Where recording stopped (state idle): what is read from here on is reported as one gap when it resumes.
     var skippedFrom: Int64?
 
@@ -153,6 +153,25 @@ final class TailedFile {
     /// The multiline idle timeout: hands out the pending entry.
     func flushPendingEntry(_ emit: (inout SpyEntry) throws(SinkError) -> Void) throws(SinkError) {
         try stream?.flushPendingEntry(emit)
+    }
+
+    /// A reload: the file now belongs to source `index`, read by `parser`. When either differs from what the
+    /// stream was built with (sources reordered or renamed, a changed multiline rule or line limit), the
+    /// pending entry goes out as it was assembled and the stream starts again at the first line not yet handed
+    /// out (a partial last line is read again), so the new rules apply from the next line. Returns whether it did.
+    @discardableResult
+    func rebind(source index: Int, parser: LineParser, _ emit: (inout SpyEntry) throws(SinkError) -> Void) throws(SinkError) -> Bool {
+        let timeout = Duration.milliseconds(parser.idleTimeoutMs)
+        guard index != sourceIndex || parser.maxLineBytes != maxLineBytes || parser.continuation?.pattern != continuation?.pattern
+                || timeout != idleTimeout else { return false }
+        (sourceIndex, maxLineBytes, continuation, idleTimeout) = (index, parser.maxLineBytes, parser.continuation, timeout)
+        guard let fingerprint = source?.fingerprint, stream != nil else { return true }  // undecided: the new values apply when it is
+        try stream!.flushPendingEntry(emit)
+        let resume = stream!.resumeOffset
+        try? Syscall.seek(fd, to: resume)  // a regular file open for reading
+        offset = resume
+        start(SourceFile(path: followPath, fingerprint: fingerprint, source: index), at: resume)
+        return true
     }
 
     /// Skips to `newOffset` of the content `fingerprint` names (its bytes before were read elsewhere: a backlog

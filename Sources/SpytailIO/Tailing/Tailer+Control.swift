@@ -84,6 +84,11 @@ extension Tailer {
             events.report(.configRejected(refusal))
             return
         }
+        // Files whose source or parser changed hand out what they assembled under the old rules.
+        for file in files.values {
+            let index = made.sourceIndex(ofLive: file.followPath)
+            try file.rebind(source: index, parser: made.parser(forSource: index), emit)
+        }
         for delivery in configuration.deliveries { delivery.takeEverything() }  // a stalled one must not hold the reload
         try pipeline.flush()
         retirePipelineCounts()
