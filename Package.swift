@@ -36,6 +36,9 @@ let package = Package(
         .systemLibrary(name: "CPCRE2", path: "Sources/CPCRE2", providers: [.apt(["libpcre2-dev"])]),
         .systemLibrary(name: "CInotifyTools", path: "Sources/CInotifyTools", providers: [.apt(["libinotifytools0-dev"])]),
 
+        // simdjson (Debian's libsimdjson-dev) behind a C interface: the benchmark's JSON parser comparison only.
+        .target(name: "CSimdjsonBench", path: "Sources/CSimdjsonBench", linkerSettings: [.linkedLibrary("simdjson")]),
+
         // The commit and date a release build stamps in (-Xcc -D…; "unknown" otherwise).
         .target(name: "CBuildInfo", path: "Sources/CBuildInfo"),
 
@@ -82,7 +85,7 @@ let package = Package(
         // The benchmark: prints figures, never asserts timings.
         .executableTarget(
             name: "spytail-bench",
-            dependencies: ["SpytailLogGen", "SpytailCore", "SpytailIO", "CZlib", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["SpytailLogGen", "SpytailCore", "SpytailIO", "CZlib", "CSimdjsonBench", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The deterministic log generator and output verifier of the tests and the benchmark.
         .target(name: "SpytailLogGen", dependencies: ["CZlib"], swiftSettings: optimizedInTests),
 
@@ -94,7 +97,8 @@ let package = Package(
         .testTarget(name: "SpytailShippingTests", dependencies: ["SpytailShipping"]),
         // Runs the built binary; depending on the executable makes `swift test` build it first.
         .testTarget(name: "EndToEndTests", dependencies: ["SpytailTestSupport", "SpytailLogGen", "spytail"], swiftSettings: optimizedInTests),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )
 
 /// The end-to-end tests' own work (writing workloads, reading outputs back line by line) is generic String and

@@ -1,6 +1,6 @@
 /// A condition as the per-line path holds it. Reading a condition out of an array to match it copied it: a
 /// retain and a release of its payload per rule and line, a fifth of W1's CPU once rules became conditions.
-/// A probe holds only plain words for the common rules — a field test through an unmanaged reference, a
+/// A probe holds only plain words for the common rules — a field test as pointers into its condition, a
 /// message `contains`/`prefix` through its bytes — and reaches any other condition through an unmanaged
 /// reference to the holder that owns it all.
 public struct ConditionProbe: @unchecked Sendable, CustomStringConvertible {
@@ -9,7 +9,7 @@ public struct ConditionProbe: @unchecked Sendable, CustomStringConvertible {
     /// Owns the condition and the needle's bytes for the references below.
     private let owner: Holder
     private let kind: Kind
-    private let field: Unmanaged<FieldCondition>?
+    private let field: UnsafePointer<FieldTest>?
     private let needle: UnsafeBufferPointer<UInt8>
     private let holder: Unmanaged<Holder>
     static var noRule: MatchRule { MatchRule(subject: .message, matcher: .prefix(ByteNeedle(bytes: []))) }
@@ -40,7 +40,7 @@ public struct ConditionProbe: @unchecked Sendable, CustomStringConvertible {
         case .regex(let regex, _):
             (kind, field) = (.rule, nil)
             rule = MatchRule(subject: .message, matcher: .regex(regex))
-        case .field(let test): (kind, field) = (.field, .passUnretained(test))
+        case .field(let test): (kind, field) = (.field, test.test)
         case .contains(let n): (kind, field, bytes) = (.contains, nil, n.bytes)
         case .prefix(let n): (kind, field, bytes) = (.prefix, nil, n.bytes)
         default: (kind, field) = (.other, nil)
@@ -56,7 +56,7 @@ public struct ConditionProbe: @unchecked Sendable, CustomStringConvertible {
     public func matches(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) -> Bool {
         switch kind {
         case .rule: return holder._withUnsafeGuaranteedRef { $0.rule.matches(entry, text: text) }
-        case .field: return field.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.matches(entry, text: text) }
+        case .field: return field.unsafelyUnwrapped.pointee.matches(entry, text: text)
         case .contains: return ByteNeedle.occurs(needle, in: UnsafeBufferPointer(rebasing: text[entry.message]))
         case .prefix: return ByteNeedle.isPrefix(needle, of: UnsafeBufferPointer(rebasing: text[entry.message]))
         case .other: return holder._withUnsafeGuaranteedRef { $0.condition.matches(entry, text: text) }

@@ -5,8 +5,8 @@ import Glibc
 /// a number (a logfmt `status=500`, an untyped regex group) compares as one; `true`/`false`/`null` also
 /// equal their names as text. An object or array is tested as its JSON text.
 ///
-/// A class whose parts are read in place: matching it costs no reference counting per line (the values
-/// to compare with sit in one byte pool).
+/// The class owns the test's bytes (path, compared values, needle) in storage of its own; matching goes
+/// through `test`, a plain value of pointers into it, so it costs no reference counting per line.
 public final class FieldCondition: @unchecked Sendable, CustomStringConvertible {
     /// A value the config compares with.
     public enum Scalar {
@@ -26,27 +26,15 @@ public final class FieldCondition: @unchecked Sendable, CustomStringConvertible 
         case bounds(SpytailConfig.NumericBounds)
     }
 
-    enum Operation { case equals, contains, prefix, regex, exists, bounds }
-
-    /// A compared value, its text in `pool`.
-    struct Value {
-        enum Kind { case text, number, bool, null }
-        var kind: Kind
-        var number: Double?
-        var flag = false
-        var text: Range<Int> = 0..<0
-    }
-
     public let path: FieldPath
     /// Vocabulary index of the path's first component, when a regex group has that name.
     let named: Int?
-    let operation: Operation
-    let values: [Value]
-    let pool: [UInt8]
-    let needle: ByteNeedle
+    /// Kept alive for `test`, which refers to it unretained.
     let regex: Regex?
-    let wanted: Bool
-    let bounds: SpytailConfig.NumericBounds
+    /// The test as plain words and pointers into `storage`, itself in `storage`: a probe holds this pointer.
+    let test: UnsafePointer<FieldTest>
+    /// Owns what `test` points into: the path's bytes and ends, the compared values and their text, the needle.
+    private let storage: UnsafeMutableRawPointer
     public let description: String
 
     public init(path: FieldPath, named: Int?, test: Test, description: String) {
@@ -54,97 +42,75 @@ public final class FieldCondition: @unchecked Sendable, CustomStringConvertible 
         self.named = named
         self.description = description
         var pool: [UInt8] = []
-        func value(_ scalar: Scalar) -> Value {
+        func value(_ scalar: Scalar) -> FieldTest.Value {
             switch scalar {
             case .text(let bytes, let number):
                 pool += bytes
-                return Value(kind: .text, number: number, text: (pool.count - bytes.count)..<pool.count)
-            case .number(let x): return Value(kind: .number, number: x)
-            case .bool(let flag): return Value(kind: .bool, flag: flag)
-            case .null: return Value(kind: .null)
+                return FieldTest.Value(kind: .text, number: number, text: (pool.count - bytes.count)..<pool.count)
+            case .number(let x): return FieldTest.Value(kind: .number, number: x)
+            case .bool(let flag): return FieldTest.Value(kind: .bool, flag: flag)
+            case .null: return FieldTest.Value(kind: .null)
             }
         }
-        var values: [Value] = [], needle = ByteNeedle(bytes: []), regex: Regex?, wanted = true, bounds = SpytailConfig.NumericBounds()
+        let operation: FieldTest.Operation
+        var values: [FieldTest.Value] = [], needle: [UInt8] = [], regex: Regex?, wanted = true, bounds = SpytailConfig.NumericBounds()
         switch test {
         case .equals(let scalar): (operation, values) = (.equals, [value(scalar)])
         case .oneOf(let scalars): (operation, values) = (.equals, scalars.map(value))
-        case .contains(let n): (operation, needle) = (.contains, n)
-        case .prefix(let n): (operation, needle) = (.prefix, n)
+        case .contains(let n): (operation, needle) = (.contains, n.bytes)
+        case .prefix(let n): (operation, needle) = (.prefix, n.bytes)
         case .regex(let r): (operation, regex) = (.regex, r)
         case .exists(let flag): (operation, wanted) = (.exists, flag)
         case .bounds(let b): (operation, bounds) = (.bounds, b)
         }
-        self.values = values
-        self.pool = pool
-        self.needle = needle
         self.regex = regex
-        self.wanted = wanted
-        self.bounds = bounds
+        // One allocation holds the test and the arrays it reads: the test, ends and values first (aligned), then the bytes.
+        let testBytes = (MemoryLayout<FieldTest>.stride + 15) & ~15
+        let endsBytes = path.ends.count * MemoryLayout<Int>.stride
+        let valuesBytes = values.count * MemoryLayout<FieldTest.Value>.stride
+        let total = testBytes + endsBytes + valuesBytes + path.storage.count + pool.count + needle.count
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: max(1, total),
+                                                       alignment: 16)
+        self.storage = storage
+        var offset = testBytes
+        func place<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
+            let start = (storage + offset).bindMemory(to: T.self, capacity: array.count)
+            _ = UnsafeMutableBufferPointer(start: start, count: array.count).initialize(from: array)
+            offset += array.count * MemoryLayout<T>.stride
+            return UnsafeBufferPointer(start: start, count: array.count)
+        }
+        let ends = place(path.ends)
+        let placedValues = place(values)
+        let pathBytes = place(path.storage)
+        let placedPool = place(pool)
+        let placedNeedle = place(needle)
+        let test = storage.bindMemory(to: FieldTest.self, capacity: 1)
+        test.initialize(to: FieldTest(pathBytes: pathBytes, pathEnds: ends, named: named, operation: operation, values: placedValues,
+                                      pool: placedPool, needle: placedNeedle, regex: regex.map { Unmanaged.passUnretained($0) },
+                                      wanted: wanted, bounds: bounds))
+        self.test = UnsafePointer(test)
     }
+
+    deinit { storage.deallocate() }  // FieldTest and the arrays hold plain values only: nothing to deinitialize
 
     /// The test as a byte matcher on the field's raw text, when it is `contains`, `prefix` or `regex`.
     var plainMatcher: ByteMatcher? {
-        switch operation {
-        case .contains: .contains(needle)
-        case .prefix: .prefix(needle)
+        switch test.pointee.operation {
+        case .contains: .contains(ByteNeedle(bytes: Array(test.pointee.needle)))
+        case .prefix: .prefix(ByteNeedle(bytes: Array(test.pointee.needle)))
         case .regex: regex.map { .regex($0) }
         default: nil
         }
     }
 
     public func matches(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) -> Bool {
-        let value = path.value(in: entry, text: text, named: named)
-        if operation == .exists { return (value != nil) == wanted }
-        guard let value else { return false }
-        switch operation {
-        case .equals:
-            return values.withUnsafeBufferPointer { values in
-                pool.withUnsafeBufferPointer { pool in
-                    for k in values.indices where Self.equals(values[k], pool, value, text) { return true }
-                    return false
-                }
-            }
-        case .contains: return value.withText(in: text) { needle.occurs(in: $0) }
-        case .prefix: return value.withText(in: text) { needle.isPrefix(of: $0) }
-        case .regex: return value.withText(in: text) { regex!.matches($0) }
-        case .bounds: return Self.number(value, text).map(bounds.contains) ?? false
-        case .exists: return wanted
-        }
-    }
-
-    @inline(__always)
-    static func equals(_ wanted: Value, _ pool: UnsafeBufferPointer<UInt8>, _ value: FieldValue, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        switch wanted.kind {
-        case .null: return value.kind == .null
-        case .bool:
-            if value.kind == .true || value.kind == .false { return (value.kind == .true) == wanted.flag }
-            return value.withText(in: text) { same($0, wanted.flag ? trueBytes : falseBytes) }
-        case .number: return number(value, text) == wanted.number
-        case .text:
-            if value.kind == .number, let x = wanted.number { return number(value, text) == x }
-            if value.kind == .object || value.kind == .array { return false }
-            return value.withText(in: text) { same($0, UnsafeBufferPointer(rebasing: pool[wanted.text])) }
-        }
+        test.pointee.matches(entry, text: text)
     }
 
     static let trueText: StaticString = "true"
     static let falseText: StaticString = "false"
     static var trueBytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: trueText.utf8Start, count: trueText.utf8CodeUnitCount) }
     static var falseBytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: falseText.utf8Start, count: falseText.utf8CodeUnitCount) }
-
-    @inline(__always)
-    static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
-    }
-
-    /// The value as a number: a JSON number, or text that is wholly one.
-    static func number(_ value: FieldValue, _ text: UnsafeBufferPointer<UInt8>) -> Double? {
-        switch value.kind {
-        case .number, .text: return NumberText.double(UnsafeBufferPointer(rebasing: text[value.range]))
-        case .string: return value.withText(in: text) { NumberText.double($0) }
-        default: return nil
-        }
-    }
 }
 
 extension FieldValue {

@@ -20,8 +20,8 @@ public final class LineParser {
     let pattern: LinePattern?
     public let timestampFormat: TimestampFormat
     /// Candidate paths, first found wins (json/logfmt).
-    let timestampKeys: [FieldPath]
-    let messageKeys: [FieldPath]
+    let timestampKeys: FieldPathList
+    let messageKeys: FieldPathList
     /// Typed regex groups (vocabulary index → type) and typed logfmt keys (name → type).
     let groupTypes: [(field: Int, type: SpytailConfig.Parser.FieldType)]
     let keyTypes: [(key: [UInt8], type: SpytailConfig.Parser.FieldType)]
@@ -49,8 +49,8 @@ public final class LineParser {
         self.format = format
         if case .regex(let pattern) = format { self.pattern = pattern } else { self.pattern = nil }
         self.timestampFormat = timestampFormat
-        self.timestampKeys = timestampKeys
-        self.messageKeys = messageKeys
+        self.timestampKeys = FieldPathList(timestampKeys)
+        self.messageKeys = FieldPathList(messageKeys)
         self.groupTypes = groupTypes
         self.keyTypes = keyTypes
         self.continuation = continuation
@@ -150,20 +150,10 @@ public final class LineParser {
     }
 
     /// The value of the first of `paths` that the entry has; a top-level one is removed from the fields.
-    /// (Read in place through a buffer pointer: iterating the array copied each path, a retain and a release of
-    /// its storage per path and line.)
-    private func take(_ paths: [FieldPath], from entry: inout SpyEntry) -> FieldValue? {
-        let found: (index: Int?, value: FieldValue?)? = paths.withUnsafeBufferPointer { paths in
-            entry.text.withUnsafeBufferPointer { text in
-                for k in paths.indices {
-                    if paths[k].depth == 1 {
-                        if let index = paths[k].topIndex(in: entry, text: text) { return (index, nil) }
-                    } else if let value = paths[k].value(in: entry, text: text, named: nil) {
-                        return (nil, value)
-                    }
-                }
-                return nil
-            }
+    private func take(_ paths: FieldPathList, from entry: inout SpyEntry) -> FieldValue? {
+        guard !paths.isEmpty else { return nil }
+        let found = entry.text.withUnsafeBufferPointer { text in
+            entry.fields.withUnsafeBufferPointer { paths.first(in: $0, text: text) }
         }
         guard let found else { return nil }
         if let index = found.index { return entry.fields.remove(at: index) }

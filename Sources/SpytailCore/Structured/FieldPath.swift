@@ -44,14 +44,18 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
     /// `named`: the vocabulary index of the first component, if a regex group has that name.
     public func value(in entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>, named: Int?) -> FieldValue? {
         storage.withUnsafeBufferPointer { bytes in
-            ends.withUnsafeBufferPointer { ends in Self.value(bytes, ends, in: entry, text: text, named: named) }
+            ends.withUnsafeBufferPointer { ends in
+                entry.fields.withUnsafeBufferPointer { Self.value(bytes, ends, fields: $0, text: text, named: named) }
+            }
         }
     }
 
-    /// The same on a path's bytes and component ends held elsewhere (a `FieldProbe`'s).
-    static func value(_ bytes: UnsafeBufferPointer<UInt8>, _ ends: UnsafeBufferPointer<Int>, in entry: borrowing SpyEntry,
+    /// The same on a path's bytes and component ends held elsewhere (a `FieldTest`'s, a `FieldPathList`'s) and
+    /// an entry's fields: plain pointers, no reference counting.
+    static func value(_ bytes: UnsafeBufferPointer<UInt8>, _ ends: UnsafeBufferPointer<Int>, fields: UnsafeBufferPointer<FieldValue>,
                       text: UnsafeBufferPointer<UInt8>, named: Int?) -> FieldValue? {
-        guard var value = top(entry, text, UnsafeBufferPointer(rebasing: bytes[..<ends[0]]), named) else { return nil }
+        guard let top = topIndex(fields, text, UnsafeBufferPointer(rebasing: bytes[..<ends[0]]), named) else { return nil }
+        var value = fields[top]
         var k = 1
         while k < ends.count {
             let name = UnsafeBufferPointer(rebasing: bytes[ends[k - 1]..<ends[k]])
@@ -68,26 +72,17 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
         return value
     }
 
-    /// The index of the entry's top-level field this one-component path names (the last of that name).
-    func topIndex(in entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) -> Int? {
-        storage.withUnsafeBufferPointer { bytes in Self.topIndex(entry, text, UnsafeBufferPointer(rebasing: bytes[..<ends[0]]), nil) }
-    }
-
-    /// The entry's own field `name` (a key, or the vocabulary's field `named`): the last one of that name.
-    static func top(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>, _ name: UnsafeBufferPointer<UInt8>, _ named: Int?) -> FieldValue? {
-        topIndex(entry, text, name, named).map { entry.fields[$0] }
-    }
-
-    static func topIndex(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>, _ name: UnsafeBufferPointer<UInt8>, _ named: Int?) -> Int? {
-        entry.fields.withUnsafeBufferPointer { fields in
-            var k = fields.count - 1
-            while k >= 0 {
-                let field = fields[k]
-                if field.name == FieldValue.keyed ? JSONWalker.keyEquals(field, name, in: text) : field.name == named { return k }
-                k -= 1
-            }
-            return nil
+    /// The index of the field among `fields` named `name` (a key, or the vocabulary's field `named`): the last
+    /// one of that name.
+    static func topIndex(_ fields: UnsafeBufferPointer<FieldValue>, _ text: UnsafeBufferPointer<UInt8>,
+                         _ name: UnsafeBufferPointer<UInt8>, _ named: Int?) -> Int? {
+        var k = fields.count - 1
+        while k >= 0 {
+            let field = fields[k]
+            if field.name == FieldValue.keyed ? JSONWalker.keyEquals(field, name, in: text) : field.name == named { return k }
+            k -= 1
         }
+        return nil
     }
 
     static func index(_ component: UnsafeBufferPointer<UInt8>) -> Int? {

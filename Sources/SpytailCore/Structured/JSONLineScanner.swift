@@ -202,11 +202,21 @@ public struct JSONLineScanner: Sendable {
         i += 1
         var escaped = false
         while true {
-            // Eight plain bytes at a time: no quote, backslash, control byte or non-ASCII byte.
-            while i + 8 <= n {
-                let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-                if Self.specialBytes(w) != 0 { break }
-                i += 8
+            // Sixteen, then eight plain bytes at a time (no quote, backslash, control byte or non-ASCII byte),
+            // then straight to the first byte that is not plain: the lowest flagged byte always is one.
+            while i + 16 <= n {
+                let a = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                let b = UnsafeRawPointer(p + i + 8).loadUnaligned(as: UInt64.self)
+                let (ma, mb) = (Self.specialBytes(a), Self.specialBytes(b))
+                if ma | mb != 0 {
+                    i += ma != 0 ? ma.trailingZeroBitCount >> 3 : 8 + mb.trailingZeroBitCount >> 3
+                    break
+                }
+                i += 16
+            }
+            if i + 8 <= n {
+                let m = Self.specialBytes(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+                i += m == 0 ? 8 : m.trailingZeroBitCount >> 3
             }
             guard i < n else { throw ParseProblem(.json, .unexpectedEnd, at: i) }
             let b = p[i]

@@ -1,0 +1,74 @@
+import Glibc
+
+/// A `FieldCondition`'s test as plain words and pointers into storage the condition owns: copied and matched
+/// on the per-line path without reference counting. Valid while its `FieldCondition` lives.
+struct FieldTest: @unchecked Sendable {
+    enum Operation { case equals, contains, prefix, regex, exists, bounds }
+
+    /// A compared value, its text (if any) in `pool`.
+    struct Value {
+        enum Kind { case text, number, bool, null }
+        var kind: Kind
+        var number: Double?
+        var flag = false
+        var text: Range<Int> = 0..<0
+    }
+
+    let pathBytes: UnsafeBufferPointer<UInt8>
+    let pathEnds: UnsafeBufferPointer<Int>
+    let named: Int?
+    let operation: Operation
+    let values: UnsafeBufferPointer<Value>
+    let pool: UnsafeBufferPointer<UInt8>
+    let needle: UnsafeBufferPointer<UInt8>
+    let regex: Unmanaged<Regex>?
+    let wanted: Bool
+    let bounds: SpytailConfig.NumericBounds
+
+    func matches(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) -> Bool {
+        let value = entry.fields.withUnsafeBufferPointer {
+            FieldPath.value(pathBytes, pathEnds, fields: $0, text: text, named: named)
+        }
+        if operation == .exists { return (value != nil) == wanted }
+        guard let value else { return false }
+        switch operation {
+        case .equals:
+            for k in values.indices where Self.equals(values[k], pool, value, text) { return true }
+            return false
+        case .contains: return value.withText(in: text) { ByteNeedle.occurs(needle, in: $0) }
+        case .prefix: return value.withText(in: text) { ByteNeedle.isPrefix(needle, of: $0) }
+        case .regex: return value.withText(in: text) { haystack in regex.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.matches(haystack) } }
+        case .bounds: return Self.number(value, text).map(bounds.contains) ?? false
+        case .exists: return wanted
+        }
+    }
+
+    @inline(__always)
+    static func equals(_ wanted: Value, _ pool: UnsafeBufferPointer<UInt8>, _ value: FieldValue, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch wanted.kind {
+        case .null: return value.kind == .null
+        case .bool:
+            if value.kind == .true || value.kind == .false { return (value.kind == .true) == wanted.flag }
+            return value.withText(in: text) { same($0, wanted.flag ? FieldCondition.trueBytes : FieldCondition.falseBytes) }
+        case .number: return number(value, text) == wanted.number
+        case .text:
+            if value.kind == .number, let x = wanted.number { return number(value, text) == x }
+            if value.kind == .object || value.kind == .array { return false }
+            return value.withText(in: text) { same($0, UnsafeBufferPointer(rebasing: pool[wanted.text])) }
+        }
+    }
+
+    @inline(__always)
+    static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+    }
+
+    /// The value as a number: a JSON number, or text that is wholly one.
+    static func number(_ value: FieldValue, _ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        switch value.kind {
+        case .number, .text: return NumberText.double(UnsafeBufferPointer(rebasing: text[value.range]))
+        case .string: return value.withText(in: text) { NumberText.double($0) }
+        default: return nil
+        }
+    }
+}
