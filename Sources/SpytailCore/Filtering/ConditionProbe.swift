@@ -54,9 +54,17 @@ public struct ConditionProbe: @unchecked Sendable, CustomStringConvertible {
 
     @inline(__always)
     public func matches(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) -> Bool {
+        if kind == .field { return entry.fields.withUnsafeBufferPointer { FieldTest.matches(field.unsafelyUnwrapped, fields: $0, text: text) } }
+        return matches(entry, text: text, fields: UnsafeBufferPointer(start: nil, count: 0))
+    }
+
+    /// The same, with the entry's fields already open as `fields` (a caller testing several probes opens
+    /// them once: opening them per test retained and released their storage each time).
+    @inline(__always)
+    public func matches(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>, fields: UnsafeBufferPointer<FieldValue>) -> Bool {
         switch kind {
         case .rule: return holder._withUnsafeGuaranteedRef { $0.rule.matches(entry, text: text) }
-        case .field: return field.unsafelyUnwrapped.pointee.matches(entry, text: text)
+        case .field: return FieldTest.matches(field.unsafelyUnwrapped, fields: fields, text: text)
         case .contains: return ByteNeedle.occurs(needle, in: UnsafeBufferPointer(rebasing: text[entry.message]))
         case .prefix: return ByteNeedle.isPrefix(needle, of: UnsafeBufferPointer(rebasing: text[entry.message]))
         case .other: return holder._withUnsafeGuaranteedRef { $0.condition.matches(entry, text: text) }

@@ -35,13 +35,17 @@ public enum EntryCondition: @unchecked Sendable, CustomStringConvertible {
         case .field(let condition): return condition.matches(entry, text: text)
         case .all(let parts):
             return parts.withUnsafeBufferPointer { parts in
-                for k in parts.indices where !parts[k].matches(entry, text: text) { return false }
-                return true
+                entry.fields.withUnsafeBufferPointer { fields in
+                    for k in parts.indices where !parts[k].matches(entry, text: text, fields: fields) { return false }
+                    return true
+                }
             }
         case .any(let parts):
             return parts.withUnsafeBufferPointer { parts in
-                for k in parts.indices where parts[k].matches(entry, text: text) { return true }
-                return false
+                entry.fields.withUnsafeBufferPointer { fields in
+                    for k in parts.indices where parts[k].matches(entry, text: text, fields: fields) { return true }
+                    return false
+                }
             }
         case .not(let part): return !part.matches(entry, text: text)
         }

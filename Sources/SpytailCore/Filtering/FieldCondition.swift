@@ -104,7 +104,7 @@ public final class FieldCondition: @unchecked Sendable, CustomStringConvertible 
     }
 
     public func matches(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) -> Bool {
-        test.pointee.matches(entry, text: text)
+        entry.fields.withUnsafeBufferPointer { FieldTest.matches(test, fields: $0, text: text) }
     }
 
     static let trueText: StaticString = "true"

@@ -25,21 +25,24 @@ struct FieldTest: @unchecked Sendable {
     let wanted: Bool
     let bounds: SpytailConfig.NumericBounds
 
-    func matches(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) -> Bool {
-        let value = entry.fields.withUnsafeBufferPointer {
-            FieldPath.value(pathBytes, pathEnds, fields: $0, text: text, named: named)
-        }
-        if operation == .exists { return (value != nil) == wanted }
+    /// Whether the test holds for an entry whose fields are `fields` and storage `text`. Static on a pointer:
+    /// calling a method on `pointee` copied the whole test first.
+    static func matches(_ test: UnsafePointer<FieldTest>, fields: UnsafeBufferPointer<FieldValue>, text: UnsafeBufferPointer<UInt8>) -> Bool {
+        let value = FieldPath.value(test.pointee.pathBytes, test.pointee.pathEnds, fields: fields, text: text, named: test.pointee.named)
+        let operation = test.pointee.operation
+        if operation == .exists { return (value != nil) == test.pointee.wanted }
         guard let value else { return false }
         switch operation {
         case .equals:
-            for k in values.indices where Self.equals(values[k], pool, value, text) { return true }
+            let (values, pool) = (test.pointee.values, test.pointee.pool)
+            for k in values.indices where equals(values[k], pool, value, text) { return true }
             return false
-        case .contains: return value.withText(in: text) { ByteNeedle.occurs(needle, in: $0) }
-        case .prefix: return value.withText(in: text) { ByteNeedle.isPrefix(needle, of: $0) }
-        case .regex: return value.withText(in: text) { haystack in regex.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.matches(haystack) } }
-        case .bounds: return Self.number(value, text).map(bounds.contains) ?? false
-        case .exists: return wanted
+        case .contains: return value.withText(in: text) { ByteNeedle.occurs(test.pointee.needle, in: $0) }
+        case .prefix: return value.withText(in: text) { ByteNeedle.isPrefix(test.pointee.needle, of: $0) }
+        case .regex:
+            return value.withText(in: text) { haystack in test.pointee.regex.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.matches(haystack) } }
+        case .bounds: return number(value, text).map(test.pointee.bounds.contains) ?? false
+        case .exists: return test.pointee.wanted
         }
     }
 

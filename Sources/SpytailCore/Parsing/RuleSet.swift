@@ -72,23 +72,25 @@ public struct RuleSet {
     /// Category, tags and time of a parsed entry, read in place (`borrowing`: no copy of the entry).
     private func rulings(_ entry: borrowing SpyEntry, _ format: TimestampFormat?) -> (Int, TagSet, Int64?) {
         entry.text.withUnsafeBufferPointer { text in
-            (categorize(entry, text), tag(entry, text), format.flatMap { readTimestamp(entry, $0, text) })
+            entry.fields.withUnsafeBufferPointer { fields in
+                (categorize(entry, text, fields), tag(entry, text, fields), format.flatMap { readTimestamp(entry, $0, text) })
+            }
         }
     }
 
     // The rules are read in place through a buffer pointer: iterating the array copied each rule (a retain
     // and a release of its needle or regex per rule and line).
-    func categorize(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>) -> Int {
+    func categorize(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>, _ fields: UnsafeBufferPointer<FieldValue>) -> Int {
         categoryRules.withUnsafeBufferPointer { rules in
-            for index in rules.indices where rules[index].rule.matches(entry, text: text) { return rules[index].category }
+            for index in rules.indices where rules[index].rule.matches(entry, text: text, fields: fields) { return rules[index].category }
             return defaultCategory
         }
     }
 
-    func tag(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>) -> TagSet {
+    func tag(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>, _ fields: UnsafeBufferPointer<FieldValue>) -> TagSet {
         tagRules.withUnsafeBufferPointer { rules in
             var tags = TagSet()
-            for index in rules.indices where rules[index].rule.matches(entry, text: text) { tags.insert(rules[index].tag) }
+            for index in rules.indices where rules[index].rule.matches(entry, text: text, fields: fields) { tags.insert(rules[index].tag) }
             return tags
         }
     }

@@ -95,8 +95,14 @@ public final class EntryPipeline {
             let tapsAt = tapSource?.index
             if tapsAt == nil { tap?.observe(entry, text: text) }
             for index in routes.indices {
-                // The route is read in place (a copy of it retained and released its condition per entry).
-                if routes[index].probe?.matches(entry, text: text) == false { continue }
+                // The route's probe is read in place, the entry's fields opened once for it (a copy of the probe
+                // retained and released its condition per entry).
+                let kept = routes.withUnsafeBufferPointer { routes in
+                    routes[index].probe == nil || entry.fields.withUnsafeBufferPointer { fields in
+                        routes[index].probe.unsafelyUnwrapped.matches(entry, text: text, fields: fields)
+                    }
+                }
+                if !kept { continue }
                 let sink = routes[index].sink
                 if index == tapsAt, let source = tapSource, let tap {
                     let start = source.sink.target.count

@@ -20,7 +20,7 @@ public struct JSONLineScanner: Sendable {
         guard p[i] == UInt8(ascii: "{") else { throw ParseProblem(.json, .notAnObject, at: i) }
         var depth = 0
         push(&depth, object: true)
-        i += 1
+        i &+= 1
         // Top-level member being read.
         var keyStart = 0, keyEnd = 0, keyEscaped = false, valueStart = 0
         var expectKey = true  // right after `{` or `,` in an object
@@ -30,8 +30,8 @@ public struct JSONLineScanner: Sendable {
             guard i < n else { throw ParseProblem(.json, .unexpectedEnd, at: i) }
             let inObject = isObject(depth)
             if allowClose, p[i] == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                i += 1
-                depth -= 1
+                i &+= 1
+                depth &-= 1
                 if depth == 0 { break scan }
                 if depth == 1 { record(&fields, keyStart, keyEnd, keyEscaped, valueStart, i, kindOf: p[valueStart]) }
                 try afterValue(p, n, &i, &depth, &expectKey, &allowClose, &fields, keyStart, keyEnd, keyEscaped, valueStart)
@@ -46,7 +46,7 @@ public struct JSONLineScanner: Sendable {
                 Self.skipSpace(p, n, &i)
                 guard i < n else { throw ParseProblem(.json, .unexpectedEnd, at: i) }
                 guard p[i] == UInt8(ascii: ":") else { throw ParseProblem(.json, .unexpectedByte(p[i]), at: i) }
-                i += 1
+                i &+= 1
                 Self.skipSpace(p, n, &i)
                 guard i < n else { throw ParseProblem(.json, .unexpectedEnd, at: i) }
             }
@@ -56,7 +56,7 @@ public struct JSONLineScanner: Sendable {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 guard depth < Self.maxDepth else { throw ParseProblem(.json, .tooDeep, at: i) }
                 push(&depth, object: p[i] == UInt8(ascii: "{"))
-                i += 1
+                i &+= 1
                 expectKey = true
                 allowClose = true
                 continue
@@ -94,7 +94,7 @@ public struct JSONLineScanner: Sendable {
             guard i < n else { throw ParseProblem(.json, .unexpectedEnd, at: i) }
             let inObject = isObject(depth)
             if p[i] == UInt8(ascii: ",") {
-                i += 1
+                i &+= 1
                 expectKey = inObject
                 allowClose = false
                 return
@@ -102,8 +102,8 @@ public struct JSONLineScanner: Sendable {
             guard p[i] == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
                 throw ParseProblem(.json, .unexpectedByte(p[i]), at: i)
             }
-            i += 1
-            depth -= 1
+            i &+= 1
+            depth &-= 1
             if depth == 0 { return }
             if depth == 1 { record(&fields, keyStart, keyEnd, keyEscaped, valueStart, i, kindOf: p[valueStart]) }
         }
@@ -121,12 +121,12 @@ public struct JSONLineScanner: Sendable {
     private mutating func push(_ depth: inout Int, object: Bool) {
         let word = depth >> 6, bit = UInt64(1) << UInt64(depth & 63)
         if object { levels[word] |= bit } else { levels[word] &= ~bit }
-        depth += 1
+        depth &+= 1
     }
 
     @inline(__always)
     private func isObject(_ depth: Int) -> Bool {
-        let level = depth - 1
+        let level = depth &- 1
         return levels[level >> 6] & (UInt64(1) << UInt64(level & 63)) != 0
     }
 
@@ -149,7 +149,7 @@ public struct JSONLineScanner: Sendable {
         while i < n {
             let b = p[i]
             guard b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D else { return }
-            i += 1
+            i &+= 1
         }
     }
 
@@ -160,26 +160,26 @@ public struct JSONLineScanner: Sendable {
             guard i + k < n else { throw ParseProblem(.json, .unexpectedEnd, at: i + k) }
             guard p[i + k] == w[k] else { throw ParseProblem(.json, .unexpectedByte(p[i + k]), at: i + k) }
         }
-        i += count
+        i &+= count
     }
 
     /// JSON's number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
     static func scanNumber(_ p: UnsafePointer<UInt8>, _ n: Int, _ i: inout Int) throws(ParseProblem) {
         let start = i
         @inline(__always) func digit(_ k: Int) -> Bool { k < n && p[k] &- UInt8(ascii: "0") < 10 }
-        if p[i] == UInt8(ascii: "-") { i += 1 }
+        if p[i] == UInt8(ascii: "-") { i &+= 1 }
         guard digit(i) else { throw ParseProblem(.json, .badNumber, at: start) }
-        if p[i] == UInt8(ascii: "0") { i += 1 } else { while digit(i) { i += 1 } }
+        if p[i] == UInt8(ascii: "0") { i &+= 1 } else { while digit(i) { i &+= 1 } }
         if i < n, p[i] == UInt8(ascii: ".") {
-            i += 1
+            i &+= 1
             guard digit(i) else { throw ParseProblem(.json, .badNumber, at: start) }
-            while digit(i) { i += 1 }
+            while digit(i) { i &+= 1 }
         }
         if i < n, p[i] | 0x20 == UInt8(ascii: "e") {
-            i += 1
-            if i < n, p[i] == UInt8(ascii: "+") || p[i] == UInt8(ascii: "-") { i += 1 }
+            i &+= 1
+            if i < n, p[i] == UInt8(ascii: "+") || p[i] == UInt8(ascii: "-") { i &+= 1 }
             guard digit(i) else { throw ParseProblem(.json, .badNumber, at: start) }
-            while digit(i) { i += 1 }
+            while digit(i) { i &+= 1 }
         }
     }
 
@@ -199,29 +199,28 @@ public struct JSONLineScanner: Sendable {
     /// it holds an escape.
     @inline(__always)
     static func scanString(_ p: UnsafePointer<UInt8>, _ n: Int, _ i: inout Int) throws(ParseProblem) -> Bool {
-        i += 1
+        i &+= 1
         var escaped = false
         while true {
-            // Sixteen, then eight plain bytes at a time (no quote, backslash, control byte or non-ASCII byte),
-            // then straight to the first byte that is not plain: the lowest flagged byte always is one.
-            while i + 16 <= n {
-                let a = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-                let b = UnsafeRawPointer(p + i + 8).loadUnaligned(as: UInt64.self)
-                let (ma, mb) = (Self.specialBytes(a), Self.specialBytes(b))
-                if ma | mb != 0 {
-                    i += ma != 0 ? ma.trailingZeroBitCount >> 3 : 8 + mb.trailingZeroBitCount >> 3
+            // Eight bytes at a time to the first that is not plain (a quote, a backslash, a control byte or a
+            // non-ASCII byte): the lowest flagged byte of a word always is one. The last few bytes one by one.
+            while true {
+                if i + 8 <= n {
+                    let m = Self.specialBytes(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+                    if m != 0 {
+                        i &+= m.trailingZeroBitCount >> 3
+                        break
+                    }
+                    i &+= 8
+                } else {
+                    while i < n, Self.isPlain(p[i]) { i &+= 1 }
                     break
                 }
-                i += 16
-            }
-            if i + 8 <= n {
-                let m = Self.specialBytes(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
-                i += m == 0 ? 8 : m.trailingZeroBitCount >> 3
             }
             guard i < n else { throw ParseProblem(.json, .unexpectedEnd, at: i) }
             let b = p[i]
             if b == UInt8(ascii: "\"") {
-                i += 1
+                i &+= 1
                 return escaped
             } else if b == UInt8(ascii: "\\") {
                 escaped = true
@@ -229,13 +228,13 @@ public struct JSONLineScanner: Sendable {
                 switch p[i + 1] {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
                      UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                    i += 2
+                    i &+= 2
                 case UInt8(ascii: "u"):
                     guard i + 6 <= n else { throw ParseProblem(.json, .unexpectedEnd, at: n) }
                     for k in (i + 2)..<(i + 6) where JSONStringDecoder.hexValue(p[k]) == nil {
                         throw ParseProblem(.json, .badEscape, at: i)
                     }
-                    i += 6
+                    i &+= 6
                 default:
                     throw ParseProblem(.json, .badEscape, at: i)
                 }
@@ -244,12 +243,16 @@ public struct JSONLineScanner: Sendable {
             } else if b >= 0x80 {
                 let length = UTF8Validation.sequenceLength(p + i, available: n - i)
                 guard length > 0 else { throw ParseProblem(.json, .invalidUTF8, at: i) }
-                i += length
+                i &+= length
             } else {
-                i += 1
+                i &+= 1
             }
         }
     }
+
+    /// A byte a string holds as it is: not a quote, a backslash, a control byte or non-ASCII.
+    @inline(__always)
+    static func isPlain(_ b: UInt8) -> Bool { b >= 0x20 && b < 0x80 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") }
 
     /// Non-zero when some byte of `w` is `"`, `\`, below 0x20 or at/above 0x80 (may flag bytes after a
     /// flagged one; callers then look byte by byte).
