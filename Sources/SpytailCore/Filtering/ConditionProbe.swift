@@ -1,16 +1,18 @@
 /// A condition as the per-line path holds it. Reading a condition out of an array to match it copied it: a
 /// retain and a release of its payload per rule and line, a fifth of W1's CPU once rules became conditions.
 /// A probe holds only plain words for the common rules — a field test as pointers into its condition, a
-/// message `contains`/`prefix` through its bytes — and reaches any other condition through an unmanaged
-/// reference to the holder that owns it all.
+/// message `contains`/`prefix` through its bytes, a category, tag or source by its index — and reaches any
+/// other condition through an unmanaged reference to the holder that owns it all.
 public struct ConditionProbe: @unchecked Sendable, CustomStringConvertible {
-    enum Kind: UInt8 { case rule, field, contains, prefix, other }
+    enum Kind: UInt8 { case rule, field, contains, prefix, category, tag, source, other }
 
     /// Owns the condition and the needle's bytes for the references below.
     private let owner: Holder
     private let kind: Kind
     private let field: UnsafePointer<FieldTest>?
     private let needle: UnsafeBufferPointer<UInt8>
+    /// The category, tag or source index of those kinds.
+    private let index: Int
     private let holder: Unmanaged<Holder>
     static var noRule: MatchRule { MatchRule(subject: .message, matcher: .prefix(ByteNeedle(bytes: []))) }
 
@@ -33,6 +35,7 @@ public struct ConditionProbe: @unchecked Sendable, CustomStringConvertible {
     public init(_ condition: EntryCondition, plainFields: Bool = false) {
         var bytes: [UInt8] = []
         var rule = Self.noRule
+        var index = 0
         switch condition {
         case .field(let test) where plainFields && test.path.depth == 1 && test.named != nil && test.plainMatcher != nil:
             (kind, field) = (.rule, nil)
@@ -43,8 +46,12 @@ public struct ConditionProbe: @unchecked Sendable, CustomStringConvertible {
         case .field(let test): (kind, field) = (.field, test.test)
         case .contains(let n): (kind, field, bytes) = (.contains, nil, n.bytes)
         case .prefix(let n): (kind, field, bytes) = (.prefix, nil, n.bytes)
+        case .category(let i, _): (kind, field, index) = (.category, nil, i)
+        case .tag(let i, _): (kind, field, index) = (.tag, nil, i)
+        case .source(let i, _): (kind, field, index) = (.source, nil, i)
         default: (kind, field) = (.other, nil)
         }
+        self.index = index
         owner = Holder(condition, rule: rule, needle: bytes)
         needle = UnsafeBufferPointer(rebasing: owner.needle[..<bytes.count])
         holder = .passUnretained(owner)
@@ -52,23 +59,40 @@ public struct ConditionProbe: @unchecked Sendable, CustomStringConvertible {
 
     public var condition: EntryCondition { owner.condition }
 
+    /// Whether `entry`, whose storage is `text`, meets the condition. For a probe read out of an array, use
+    /// the static form on its address: calling a method on an element copied the probe, a retain and a release
+    /// of its owner per rule and line.
     @inline(__always)
     public func matches(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) -> Bool {
-        if kind == .field { return entry.fields.withUnsafeBufferPointer { FieldTest.matches(field.unsafelyUnwrapped, fields: $0, text: text) } }
-        return matches(entry, text: text, fields: UnsafeBufferPointer(start: nil, count: 0))
+        withUnsafePointer(to: self) { probe in
+            entry.fields.withUnsafeBufferPointer { Self.matches(probe, entry, text: text, fields: $0) }
+        }
     }
 
-    /// The same, with the entry's fields already open as `fields` (a caller testing several probes opens
-    /// them once: opening them per test retained and released their storage each time).
+    /// Whether the probe at `probe` matches `entry` (storage `text`, fields already open as `fields`: a caller
+    /// testing several probes opens them once). Reads the probe's words in place.
     @inline(__always)
-    public func matches(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>, fields: UnsafeBufferPointer<FieldValue>) -> Bool {
-        switch kind {
-        case .rule: return holder._withUnsafeGuaranteedRef { $0.rule.matches(entry, text: text) }
-        case .field: return FieldTest.matches(field.unsafelyUnwrapped, fields: fields, text: text)
-        case .contains: return ByteNeedle.occurs(needle, in: UnsafeBufferPointer(rebasing: text[entry.message]))
-        case .prefix: return ByteNeedle.isPrefix(needle, of: UnsafeBufferPointer(rebasing: text[entry.message]))
-        case .other: return holder._withUnsafeGuaranteedRef { $0.condition.matches(entry, text: text) }
+    public static func matches(_ probe: UnsafePointer<ConditionProbe>, _ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>,
+                               fields: UnsafeBufferPointer<FieldValue>) -> Bool {
+        switch probe.pointee.kind {
+        case .rule: return probe.pointee.holder._withUnsafeGuaranteedRef { $0.rule.matches(entry, text: text) }
+        case .field: return FieldTest.matches(probe.pointee.field.unsafelyUnwrapped, fields: fields, text: text)
+        case .contains: return ByteNeedle.occurs(probe.pointee.needle, in: UnsafeBufferPointer(rebasing: text[entry.message]))
+        case .prefix: return ByteNeedle.isPrefix(probe.pointee.needle, of: UnsafeBufferPointer(rebasing: text[entry.message]))
+        case .category: return entry.category == probe.pointee.index
+        case .tag: return entry.tags.contains(probe.pointee.index)
+        case .source: return entry.file.source == probe.pointee.index
+        case .other: return probe.pointee.holder._withUnsafeGuaranteedRef { $0.condition.matches(entry, text: text) }
         }
+    }
+
+    /// The first of `probes` that matches `entry`, if any.
+    @inline(__always)
+    public static func firstMatch(_ probes: UnsafeBufferPointer<ConditionProbe>, _ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>,
+                                  fields: UnsafeBufferPointer<FieldValue>) -> Int? {
+        guard let base = probes.baseAddress else { return nil }
+        for k in probes.indices where matches(base + k, entry, text: text, fields: fields) { return k }
+        return nil
     }
 
     public var description: String { owner.condition.description }

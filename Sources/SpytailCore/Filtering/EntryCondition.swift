@@ -36,16 +36,13 @@ public enum EntryCondition: @unchecked Sendable, CustomStringConvertible {
         case .all(let parts):
             return parts.withUnsafeBufferPointer { parts in
                 entry.fields.withUnsafeBufferPointer { fields in
-                    for k in parts.indices where !parts[k].matches(entry, text: text, fields: fields) { return false }
+                    for k in parts.indices where !ConditionProbe.matches(parts.baseAddress! + k, entry, text: text, fields: fields) { return false }
                     return true
                 }
             }
         case .any(let parts):
             return parts.withUnsafeBufferPointer { parts in
-                entry.fields.withUnsafeBufferPointer { fields in
-                    for k in parts.indices where parts[k].matches(entry, text: text, fields: fields) { return true }
-                    return false
-                }
+                entry.fields.withUnsafeBufferPointer { ConditionProbe.firstMatch(parts, entry, text: text, fields: $0) != nil }
             }
         case .not(let part): return !part.matches(entry, text: text)
         }

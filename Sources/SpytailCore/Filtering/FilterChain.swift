@@ -14,8 +14,7 @@ public struct FilterChain {
     /// Whether some filter excludes `entry`.
     public mutating func excludes(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) -> Bool {
         let hit: Int? = probes.withUnsafeBufferPointer { probes in
-            for index in probes.indices where probes[index].matches(entry, text: text) { return index }
-            return nil
+            entry.fields.withUnsafeBufferPointer { ConditionProbe.firstMatch(probes, entry, text: text, fields: $0) }
         }
         guard let hit else { return false }
         excluded[hit] += 1

@@ -8,13 +8,16 @@ public struct RuleSet {
     let sourceParsers: [Int]
     /// `parsers` as plain words, for the per-line call (loading the class out of the array retained it).
     private let parserRefs: [Unmanaged<LineParser>]
-    /// (category index, condition) in config order, the default category excluded.
-    let categoryRules: [(category: Int, rule: ConditionProbe)]
+    /// The category rules in config order, the default category excluded: each one's condition, and its
+    /// category index at the same place.
+    let categoryProbes: [ConditionProbe]
+    let categoryIndices: [Int]
     /// The rules as compiled, for building the same set another way.
     let conditions: (categories: [(category: Int, rule: EntryCondition)], tags: [(tag: Int, rule: EntryCondition)])
     let defaultCategory: Int
-    /// (tag index, condition).
-    let tagRules: [(tag: Int, rule: ConditionProbe)]
+    /// The tag rules: each one's condition, and its tag index at the same place.
+    let tagProbes: [ConditionProbe]
+    let tagIndices: [Int]
 
     /// `plainRules`: match a field rule on a regex group as a plain `MatchRule` (nil: when no parser reads keys
     /// from its lines, the only case where that means the same; tests force both ways to compare them).
@@ -28,9 +31,11 @@ public struct RuleSet {
         parserRefs = parsers.map { .passUnretained($0) }
         let plain = plainRules ?? !parsers.contains { $0.isKeyed }
         conditions = (categoryRules, tagRules)
-        self.categoryRules = categoryRules.map { ($0.category, ConditionProbe($0.rule, plainFields: plain)) }
+        categoryProbes = categoryRules.map { ConditionProbe($0.rule, plainFields: plain) }
+        categoryIndices = categoryRules.map(\.category)
         self.defaultCategory = defaultCategory
-        self.tagRules = tagRules.map { ($0.tag, ConditionProbe($0.rule, plainFields: plain)) }
+        tagProbes = tagRules.map { ConditionProbe($0.rule, plainFields: plain) }
+        tagIndices = tagRules.map(\.tag)
     }
 
     /// The same rules, the plain-rule path forced on or off.
@@ -81,16 +86,14 @@ public struct RuleSet {
     // The rules are read in place through a buffer pointer: iterating the array copied each rule (a retain
     // and a release of its needle or regex per rule and line).
     func categorize(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>, _ fields: UnsafeBufferPointer<FieldValue>) -> Int {
-        categoryRules.withUnsafeBufferPointer { rules in
-            for index in rules.indices where rules[index].rule.matches(entry, text: text, fields: fields) { return rules[index].category }
-            return defaultCategory
-        }
+        let hit = categoryProbes.withUnsafeBufferPointer { ConditionProbe.firstMatch($0, entry, text: text, fields: fields) }
+        return hit.map { categoryIndices[$0] } ?? defaultCategory
     }
 
     func tag(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>, _ fields: UnsafeBufferPointer<FieldValue>) -> TagSet {
-        tagRules.withUnsafeBufferPointer { rules in
+        tagProbes.withUnsafeBufferPointer { probes in
             var tags = TagSet()
-            for index in rules.indices where rules[index].rule.matches(entry, text: text, fields: fields) { tags.insert(rules[index].tag) }
+            for k in probes.indices where ConditionProbe.matches(probes.baseAddress! + k, entry, text: text, fields: fields) { tags.insert(tagIndices[k]) }
             return tags
         }
     }

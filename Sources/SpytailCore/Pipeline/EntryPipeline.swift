@@ -5,11 +5,12 @@ public final class EntryPipeline {
     public struct Route {
         public let condition: EntryCondition?
         public let sink: any EntrySink
-        let probe: ConditionProbe?
+        /// It has a `where` (an output without one costs nothing for it per entry).
+        let filtered: Bool
         public init(condition: EntryCondition?, sink: any EntrySink) {
             self.condition = condition
             self.sink = sink
-            probe = condition.map { ConditionProbe($0) }
+            filtered = condition != nil
         }
     }
 
@@ -21,6 +22,8 @@ public final class EntryPipeline {
     // nothing here hands out an inout reference that could overlap another access.
     @exclusivity(unchecked) private var filters: FilterChain
     private let routes: [Route]
+    /// Each route's `where` as a probe, at the route's index (one that matches everything for a route without).
+    private let wheres: [ConditionProbe]
     private let window: TimeWindow?
     private let readsTime: Bool
     @exclusivity(unchecked) private var lastInWindow = true
@@ -42,6 +45,7 @@ public final class EntryPipeline {
         self.maxLineBytes = maxLineBytes
         self.filters = FilterChain(filters)
         self.routes = routes
+        wheres = routes.map { ConditionProbe($0.condition ?? .all([])) }
         self.window = window
         stats = PipelineStats(filters: filters.count, outputs: routes.count, categories: rules.vocabulary.categories.count)
     }
@@ -95,14 +99,13 @@ public final class EntryPipeline {
             let tapsAt = tapSource?.index
             if tapsAt == nil { tap?.observe(entry, text: text) }
             for index in routes.indices {
-                // The route's probe is read in place, the entry's fields opened once for it (a copy of the probe
-                // retained and released its condition per entry).
-                let kept = routes.withUnsafeBufferPointer { routes in
-                    routes[index].probe == nil || entry.fields.withUnsafeBufferPointer { fields in
-                        routes[index].probe.unsafelyUnwrapped.matches(entry, text: text, fields: fields)
+                // The route's probe is read in place (a copy of it retained and released its condition per entry).
+                if routes[index].filtered {
+                    let kept = wheres.withUnsafeBufferPointer { wheres in
+                        entry.fields.withUnsafeBufferPointer { ConditionProbe.matches(wheres.baseAddress! + index, entry, text: text, fields: $0) }
                     }
+                    if !kept { continue }
                 }
-                if !kept { continue }
                 let sink = routes[index].sink
                 if index == tapsAt, let source = tapSource, let tap {
                     let start = source.sink.target.count
