@@ -166,10 +166,11 @@ struct Benchmark: ParsableCommand {
     /// alternating with `scan` itself so that their ratio comes from the same moments; returns both.
     func measureRun(_ workload: Workload, _ spytail: String, scan: Command, viewerRows: inout [Figures]) -> (Figures, Figures, [String]) {
         let scanOutput = scan.output!
-        // run names every record by the live path (the history is that file's past); scan by the member read.
+        // run names every record by the live path (the history is that file's past) and by its source (`bench`,
+        // see `RunCatchUp.config`); scan, given the files without a config source, by the member read alone.
         let reference = "\(outdir(scanOutput))/scan-\(workload.name).jsonl"
         let live = workload.files.last!
-        let rewrite = ##"s#"source":\{"path":"[^"]*"#"source":{"path":"\##(live)"#"##
+        let rewrite = ##"s#"source":\{"path":"[^"]*"#"source":{"name":"bench","path":"\##(live)"#"##
         _ = Runner.run(["sh", "-c", "sed -E '\(rewrite)' '\(scanOutput)' > '\(reference)'"])
         unlink(scanOutput)
         defer { unlink(reference) }
