@@ -231,43 +231,37 @@ function renderFilters() {
   suggestValues();
 }
 
+/// One row of a toggle menu: a checkbox (its data attribute `toggle` set to `name`, checked when `shown`) that
+/// calls `change` with its new state, then `parts` after it.
+function toggleRow(toggle, name, shown, change, ...parts) {
+  const item = el('li');
+  const label = el('label');
+  const box = el('input');
+  box.type = 'checkbox';
+  box.dataset[toggle] = name;
+  box.checked = shown;
+  box.addEventListener('change', () => change(box.checked));
+  label.append(box, ...parts);
+  item.append(label);
+  return item;
+}
+
 function renderCategories() {
-  const list = $('[data-category-list]');
-  list.replaceChildren();
-  for (const category of app.categories.values()) {
-    const item = el('li');
-    const label = el('label');
-    const box = el('input');
-    box.type = 'checkbox';
-    box.dataset.categoryToggle = category.name;
-    box.checked = model.categoryShown(app.view, category.name);
-    box.addEventListener('change', () => setView(model.setCategoryShown(app.view, category.name, box.checked)));
+  $('[data-category-list]').replaceChildren(...[...app.categories.values()].map((category) => {
     const count = el('span', 'count', String(category.count || 0));
     count.dataset.categoryCount = category.name;
     const mark = category.display && category.display !== category.name ? glyph(category, category.name, 'category-glyph') : el('span', 'category-glyph');
-    label.append(box, mark, el('span', 'name', category.name), count);
-    item.append(label);
-    list.append(item);
-  }
+    return toggleRow('categoryToggle', category.name, model.categoryShown(app.view, category.name),
+      (shown) => setView(model.setCategoryShown(app.view, category.name, shown)), mark, el('span', 'name', category.name), count);
+  }));
 }
 
 /// The sources menu: one toggle per source of the config (shown when there are two or more).
 function renderSources() {
-  const menu = $('[data-sources-menu]');
-  menu.hidden = app.sources.length < 2;
-  const list = $('[data-source-list]');
-  list.replaceChildren(...app.sources.map((source) => {
-    const item = el('li');
-    const label = el('label');
-    const box = el('input');
-    box.type = 'checkbox';
-    box.dataset.sourceToggle = source.name;
-    box.checked = model.sourceShown(app.view, source.name);
-    box.addEventListener('change', () => setView(model.setSourceShown(app.view, source.name, box.checked)));
-    label.append(box, el('span', 'name', source.name), el('span', 'count', source.parser || ''));
-    item.append(label);
-    return item;
-  }));
+  $('[data-sources-menu]').hidden = app.sources.length < 2;
+  $('[data-source-list]').replaceChildren(...app.sources.map((source) => toggleRow('sourceToggle', source.name,
+    model.sourceShown(app.view, source.name), (shown) => setView(model.setSourceShown(app.view, source.name, shown)),
+    el('span', 'name', source.name), el('span', 'count', source.parser || ''))));
 }
 
 function updateCategoryCounts() {
