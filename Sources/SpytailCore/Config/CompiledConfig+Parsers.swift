@@ -5,8 +5,9 @@ extension CompiledConfig {
     static func compileParsers(_ config: SpytailConfig, _ fieldNames: inout [String], _ d: ConfigDiagnostics) -> [LineParser] {
         let parse = config.parse
         let parsePath = JSONPath.root.appending("parse")
-        let pattern = compilePattern(parse.pattern, parsePath.appending("pattern"), d)
-        if let pattern { pattern.nameFields(vocabularyIndices(pattern.fieldNames, &fieldNames)) }
+        let pattern = compilePattern(parse.pattern, parsePath.appending("pattern"), d).map {
+            $0.naming(vocabularyIndices($0.fieldNames, &fieldNames))
+        }
         let continuation = parse.multiline.flatMap {
             compileRegex($0.continuation, parsePath.appending("multiline").appending("continuation"), d)
         }
@@ -31,9 +32,9 @@ extension CompiledConfig {
         var timestampKeys: [String] = [], messageKeys: [String] = []
         switch parser.format {
         case .regex:
-            guard let pattern = compilePattern(parser.pattern, path.appending("pattern"), d) else { return nil }
-            let indices = vocabularyIndices(pattern.fieldNames, &fieldNames)
-            pattern.nameFields(indices)
+            guard let unnamed = compilePattern(parser.pattern, path.appending("pattern"), d) else { return nil }
+            let indices = vocabularyIndices(unnamed.fieldNames, &fieldNames)
+            let pattern = unnamed.naming(indices)
             for (name, type) in parser.types.sorted(by: { $0.key < $1.key }) {
                 guard let k = pattern.fieldNames.firstIndex(of: name) else {
                     d.report(path.appending("types").appending(name),

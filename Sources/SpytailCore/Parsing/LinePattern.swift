@@ -11,8 +11,9 @@ public final class LinePattern {
     public let regex: Regex
     let timestampGroup: Int?
     let messageGroup: Int?
-    /// (group number, index into `fieldNames`).
-    private(set) var fieldGroups: [(group: Int, field: Int)]
+    /// (group number, field name index: into `fieldNames`, or the config's vocabulary after `naming`). A
+    /// constant: a class's `var` read per line cost a dynamic exclusivity check and a retain.
+    let fieldGroups: [(group: Int, field: Int)]
     public let fieldNames: [String]
     /// The number of the trailing `(?<name>.*)$` group that was taken out of the compiled pattern.
     let tailGroup: Int?
@@ -33,11 +34,18 @@ public final class LinePattern {
         fieldGroups = others.enumerated().map { ($0.element.number, $0.offset) }
     }
 
-    /// Names the fields by `indices[k]` (their index in the config's vocabulary) instead of `k`, their index in
-    /// `fieldNames`: a config with several regex parsers has one vocabulary for all.
-    public func nameFields(_ indices: [Int]) {
+    private init(regex: Regex, timestampGroup: Int?, messageGroup: Int?, fieldGroups: [(group: Int, field: Int)],
+                 fieldNames: [String], tailGroup: Int?) {
+        (self.regex, self.timestampGroup, self.messageGroup) = (regex, timestampGroup, messageGroup)
+        (self.fieldGroups, self.fieldNames, self.tailGroup) = (fieldGroups, fieldNames, tailGroup)
+    }
+
+    /// The same pattern with its fields named by `indices[k]` (their index in the config's vocabulary) instead
+    /// of `k`, their index in `fieldNames`: a config with several regex parsers has one vocabulary for all.
+    public func naming(_ indices: [Int]) -> LinePattern {
         precondition(indices.count == fieldNames.count)
-        fieldGroups = fieldGroups.map { ($0.group, indices[$0.field]) }
+        return LinePattern(regex: regex, timestampGroup: timestampGroup, messageGroup: messageGroup,
+                           fieldGroups: fieldGroups.map { ($0.group, indices[$0.field]) }, fieldNames: fieldNames, tailGroup: tailGroup)
     }
 
     /// Matches the head line (`text[..<headLength]`) and writes the parts into `entry`.
@@ -52,8 +60,10 @@ public final class LinePattern {
         guard matched else { return false }
         entry.timestamp = timestampGroup.flatMap { group($0, headLength) }
         entry.message = messageGroup.flatMap { group($0, headLength) } ?? 0..<headLength
-        for (number, field) in fieldGroups {
-            if let range = group(number, headLength) { fields.append(FieldValue(name: field, range: range)) }
+        fieldGroups.withUnsafeBufferPointer { groups in
+            for k in groups.indices {
+                if let range = group(groups[k].group, headLength) { fields.append(FieldValue(name: groups[k].field, range: range)) }
+            }
         }
         return true
     }
