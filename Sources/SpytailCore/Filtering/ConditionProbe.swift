@@ -86,13 +86,33 @@ public struct ConditionProbe: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    /// The first of `probes` that matches `entry`, if any.
+    /// The first of `probes` that matches `entry`, if any. A run of field tests on the same field (categories from
+    /// `level`: `equals ERROR`, `equals WARNING`, …) looks the field up once: `sharesField[k]` says probe `k` tests
+    /// the field probe `k - 1` tested (see `sharingFields`; empty: look each one up).
     @inline(__always)
     public static func firstMatch(_ probes: UnsafeBufferPointer<ConditionProbe>, _ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>,
-                                  fields: UnsafeBufferPointer<FieldValue>) -> Int? {
+                                  fields: UnsafeBufferPointer<FieldValue>, sharesField: UnsafeBufferPointer<Bool> = UnsafeBufferPointer(start: nil, count: 0)) -> Int? {
         guard let base = probes.baseAddress else { return nil }
-        for k in probes.indices where matches(base + k, entry, text: text, fields: fields) { return k }
+        var looked: FieldValue? = nil
+        for k in probes.indices {
+            let probe = base + k
+            if probe.pointee.kind == .field {
+                let test = probe.pointee.field.unsafelyUnwrapped
+                if k >= sharesField.count || !sharesField[k] { looked = FieldTest.lookup(test, fields: fields, text: text) }
+                if FieldTest.holds(test, for: looked, text: text) { return k }
+            } else if matches(probe, entry, text: text, fields: fields) {
+                return k
+            }
+        }
         return nil
+    }
+
+    /// For each of `probes`: whether it is a field test on the field the probe before it tests.
+    public static func sharingFields(_ probes: [ConditionProbe]) -> [Bool] {
+        probes.indices.map { k in
+            guard k > 0, probes[k].kind == .field, probes[k - 1].kind == .field else { return false }
+            return FieldTest.samePath(probes[k].field!, probes[k - 1].field!)
+        }
     }
 
     public var description: String { owner.condition.description }

@@ -28,7 +28,23 @@ struct FieldTest: @unchecked Sendable {
     /// Whether the test holds for an entry whose fields are `fields` and storage `text`. Static on a pointer:
     /// calling a method on `pointee` copied the whole test first.
     static func matches(_ test: UnsafePointer<FieldTest>, fields: UnsafeBufferPointer<FieldValue>, text: UnsafeBufferPointer<UInt8>) -> Bool {
-        let value = FieldPath.value(test.pointee.pathBytes, test.pointee.pathEnds, fields: fields, text: text, named: test.pointee.named)
+        holds(test, for: lookup(test, fields: fields, text: text), text: text)
+    }
+
+    /// The value the test's path names among `fields`, if any.
+    @inline(__always)
+    static func lookup(_ test: UnsafePointer<FieldTest>, fields: UnsafeBufferPointer<FieldValue>, text: UnsafeBufferPointer<UInt8>) -> FieldValue? {
+        FieldPath.value(test.pointee.pathBytes, test.pointee.pathEnds, fields: fields, text: text, named: test.pointee.named)
+    }
+
+    /// Whether two tests name the same field (a rule list looks it up once for a run of such tests).
+    static func samePath(_ a: UnsafePointer<FieldTest>, _ b: UnsafePointer<FieldTest>) -> Bool {
+        a.pointee.named == b.pointee.named && a.pointee.pathEnds.elementsEqual(b.pointee.pathEnds)
+            && a.pointee.pathBytes.elementsEqual(b.pointee.pathBytes)
+    }
+
+    /// Whether the test holds for `value`, the field its path names (nil: the entry has none).
+    static func holds(_ test: UnsafePointer<FieldTest>, for value: FieldValue?, text: UnsafeBufferPointer<UInt8>) -> Bool {
         let operation = test.pointee.operation
         if operation == .exists { return (value != nil) == test.pointee.wanted }
         guard let value else { return false }

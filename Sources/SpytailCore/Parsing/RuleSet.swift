@@ -12,6 +12,8 @@ public struct RuleSet {
     /// category index at the same place.
     let categoryProbes: [ConditionProbe]
     let categoryIndices: [Int]
+    /// Which category probes test the field the one before tests (looked up once for the run).
+    let categoryShares: [Bool]
     /// The rules as compiled, for building the same set another way.
     let conditions: (categories: [(category: Int, rule: EntryCondition)], tags: [(tag: Int, rule: EntryCondition)])
     let defaultCategory: Int
@@ -33,6 +35,7 @@ public struct RuleSet {
         conditions = (categoryRules, tagRules)
         categoryProbes = categoryRules.map { ConditionProbe($0.rule, plainFields: plain) }
         categoryIndices = categoryRules.map(\.category)
+        categoryShares = ConditionProbe.sharingFields(categoryProbes)
         self.defaultCategory = defaultCategory
         tagProbes = tagRules.map { ConditionProbe($0.rule, plainFields: plain) }
         tagIndices = tagRules.map(\.tag)
@@ -86,7 +89,9 @@ public struct RuleSet {
     // The rules are read in place through a buffer pointer: iterating the array copied each rule (a retain
     // and a release of its needle or regex per rule and line).
     func categorize(_ entry: borrowing SpyEntry, _ text: UnsafeBufferPointer<UInt8>, _ fields: UnsafeBufferPointer<FieldValue>) -> Int {
-        let hit = categoryProbes.withUnsafeBufferPointer { ConditionProbe.firstMatch($0, entry, text: text, fields: fields) }
+        let hit = categoryProbes.withUnsafeBufferPointer { probes in
+            categoryShares.withUnsafeBufferPointer { ConditionProbe.firstMatch(probes, entry, text: text, fields: fields, sharesField: $0) }
+        }
         return hit.map { categoryIndices[$0] } ?? defaultCategory
     }
 
