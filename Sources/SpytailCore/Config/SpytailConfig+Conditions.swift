@@ -38,15 +38,22 @@ extension SpytailConfig {
             return nil
         default:
             guard let text = r.string(mode) else { return nil }
-            switch mode {
-            case "contains": return .contains(text)
-            case "prefix": return .prefix(text)
-            case "regex": return .regex(text)
-            case "tag": return .tag(text)
-            case "category": return .category(text)
-            case "integration": return .integration(text)
-            default: return .source(text)
-            }
+            return simpleCondition(mode, text)
+        }
+    }
+
+    /// A condition of one mode that takes a text (`contains`, `prefix`, `regex`, `tag`, `category`,
+    /// `integration`, `source`); nil for another mode. The config's and a viewer's `MODE:VALUE` alike.
+    static func simpleCondition(_ mode: String, _ text: String) -> Condition? {
+        switch mode {
+        case "contains": .contains(text)
+        case "prefix": .prefix(text)
+        case "regex": .regex(text)
+        case "tag": .tag(text)
+        case "category": .category(text)
+        case "integration": .integration(text)
+        case "source": .source(text)
+        default: nil
         }
     }
 

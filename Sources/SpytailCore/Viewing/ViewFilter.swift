@@ -68,15 +68,10 @@ public struct ViewFilter: @unchecked Sendable {
         guard let colon = text.firstIndex(of: ":") else { throw ViewFilterError("\(named): \(expected)") }
         let (mode, value) = (String(text[..<colon]), String(text[text.index(after: colon)...]))
         guard !value.isEmpty else { throw ViewFilterError("\(named): empty value") }
-        switch mode {
-        case "contains": return .contains(value)
-        case "prefix": return .prefix(value)
-        case "tag": return .tag(value)
-        case "category": return .category(value)
-        case "integration": return .integration(value)
-        case "source": return .source(value)
-        default: throw ViewFilterError("\(named): unknown mode '\(mode)'; \(expected)")
+        guard modes.contains(mode), let condition = SpytailConfig.simpleCondition(mode, value) else {
+            throw ViewFilterError("\(named): unknown mode '\(mode)'; \(expected)")
         }
+        return condition
     }
 
     /// Whether this viewer sees `entry`.
