@@ -29,7 +29,7 @@ struct StreamCursor {
             segment.batch.withBytes { bytes in
                 for index in segment.indices {
                     let item = segment.batch.items[index]
-                    guard filter.shows(item, in: bytes) else { continue }
+                    guard filter.shows(item, of: segment.batch, in: bytes) else { continue }
                     out.writeString("event: entry\ndata: ")
                     out.writeBytes(UnsafeBufferPointer(rebasing: bytes[item.record]))
                     out.writeString("\n\n")

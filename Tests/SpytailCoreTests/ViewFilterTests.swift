@@ -30,7 +30,8 @@ struct ViewFilterTests {
         """
 
     /// The messages a viewer with these parameters sees, oldest first.
-    func shown(include: [String] = [], exclude: [String] = [], query: String? = nil) throws -> [String] {
+    /// `viewedUnder`: the config the filter is compiled against (the one the entries were read under if nil).
+    func shown(include: [String] = [], exclude: [String] = [], query: String? = nil, viewedUnder: String? = nil) throws -> [String] {
         let compiled = try Structured.compile(Self.config)
         let tap = RecentTap(vocabulary: compiled.rules.vocabulary, capacity: 100)
         for (source, text) in [(0, Self.app), (1, Self.web)] {
@@ -45,7 +46,8 @@ struct ViewFilterTests {
             try pipeline.flush()
         }
         let batch = try #require(tap.take().batch)
-        let filter = try ViewFilter.compile(includes: include, excludes: exclude, query: query, context: ViewContext(compiled))
+        let context = try viewedUnder.map { ViewContext(try Structured.compile($0)) } ?? ViewContext(compiled)
+        let filter = try ViewFilter.compile(includes: include, excludes: exclude, query: query, context: context)
         return (0..<batch.count).filter { filter.shows(RecentEntry(batch: batch, index: $0)) }
             .map { String(decoding: batch.message($0), as: UTF8.self) }
     }
@@ -70,6 +72,18 @@ struct ViewFilterTests {
     @Test func sourcesAreFilterableLikeCategories() throws {
         #expect(try shown(exclude: ["source:app"]) == ["GET /missing", "GET /upstream"])
         #expect(try shown(include: [#"{"source": "app"}"#], exclude: ["category:debug"]) == ["served", "failed", "this line is not JSON"])
+    }
+
+    /// A stream's filter outlives a reload that reorders sources: entries read before it still match by name.
+    @Test func aSourceIsMatchedByNameAcrossAReloadThatReordersSources() throws {
+        let reordered = Self.config.replacing(#"{"name": "app", "include": ["*.json"], "parser": "app"},"#, with: "")
+            .replacing(#""parser": "web"}],"#, with: #""parser": "web"}, {"name": "app", "include": ["*.json"], "parser": "app"}],"#)
+        let (web, app) = (reordered.firstRange(of: #""name": "web""#)!, reordered.firstRange(of: #""name": "app""#)!)
+        #expect(web.lowerBound < app.lowerBound, "web comes first now: \(reordered)")
+        #expect(try shown(include: ["source:web"], viewedUnder: reordered) == ["GET /missing", "GET /upstream"])
+        #expect(try shown(exclude: ["source:web"], viewedUnder: reordered) == ["served", "failed", "cache a.b", "this line is not JSON"])
+        let renamed = Self.config.replacing(#""name": "web""#, with: #""name": "nginx""#)
+        #expect(try shown(include: ["source:nginx"], viewedUnder: renamed) == [], "a source renamed since is not the same source")
     }
 
     @Test func includesAllMustHoldAndExcludesAnyHides() throws {

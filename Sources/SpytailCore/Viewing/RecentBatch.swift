@@ -16,11 +16,15 @@ public final class RecentBatch: Sendable {
 
     let bytes: [UInt8]
     public let items: [Item]
+    /// The names of the sources of the config the entries were read under, by `Item.source`: a viewer's filter,
+    /// compiled against the config of its request, matches a source by name (a reload may reorder sources).
+    public let sourceNames: [String]
     public var count: Int { items.count }
 
-    init(bytes: [UInt8], items: [Item]) {
+    init(bytes: [UInt8], items: [Item], sourceNames: [String] = []) {
         self.bytes = bytes
         self.items = items
+        self.sourceNames = sourceNames
     }
 
     public func record(_ index: Int) -> ArraySlice<UInt8> { bytes[items[index].record] }

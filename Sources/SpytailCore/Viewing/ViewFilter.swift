@@ -16,16 +16,19 @@ public struct ViewFilter: @unchecked Sendable {
     let readsFields: Bool
     /// A file of each source index (`sourceFiles[index + 1]`, the unnamed first): what a source condition reads.
     let sourceFiles: [SourceFile]
+    /// The index of each source name in the config the filter was compiled against.
+    let sourceIndices: [String: Int]
 
-    public static let everything = ViewFilter(includes: [], excludes: [], query: nil, sources: 0)
+    public static let everything = ViewFilter(includes: [], excludes: [], query: nil, sources: [])
 
-    init(includes: [EntryCondition], excludes: [EntryCondition], query: ByteNeedle?, sources: Int) {
+    init(includes: [EntryCondition], excludes: [EntryCondition], query: ByteNeedle?, sources: [String]) {
         self.includes = includes
         self.excludes = excludes
         self.query = query
         readsFields = (includes + excludes).contains { $0.testsFields }
         let nowhere = Fingerprint(value: 0)
-        sourceFiles = (SourceFile.unnamed..<sources).map { SourceFile(path: "", fingerprint: nowhere, source: $0) }
+        sourceFiles = (SourceFile.unnamed..<sources.count).map { SourceFile(path: "", fingerprint: nowhere, source: $0) }
+        sourceIndices = Dictionary(sources.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Compiles `include` and `exclude` values and `q`. A condition that does not decode or names an unknown
@@ -37,7 +40,7 @@ public struct ViewFilter: @unchecked Sendable {
             for text in texts { compiled[k].append(try condition(text, parameter: parameter, context: context)) }
         }
         let needle = query.flatMap { $0.isEmpty ? nil : ByteNeedle($0) }
-        return ViewFilter(includes: compiled[0], excludes: compiled[1], query: needle, sources: context.config.sources.count)
+        return ViewFilter(includes: compiled[0], excludes: compiled[1], query: needle, sources: context.config.sources.map(\.name))
     }
 
     static let modes = ["category", "contains", "prefix", "tag", "integration", "source"]
@@ -76,23 +79,29 @@ public struct ViewFilter: @unchecked Sendable {
 
     /// Whether this viewer sees `entry`.
     public func shows(_ entry: RecentEntry) -> Bool {
-        entry.batch.withBytes { shows(entry.batch.items[entry.index], in: $0) }
+        entry.batch.withBytes { shows(entry.batch.items[entry.index], of: entry.batch, in: $0) }
     }
 
-    /// Whether this viewer sees the entry `item` of a batch whose bytes are `bytes`.
-    public func shows(_ item: RecentBatch.Item, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Whether this viewer sees the entry `item` of `batch`, whose bytes are `bytes`.
+    public func shows(_ item: RecentBatch.Item, of batch: RecentBatch, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         if let query, !query.occurs(in: UnsafeBufferPointer(rebasing: bytes[item.message])) { return false }
         guard !includes.isEmpty || !excludes.isEmpty else { return true }
-        let entry = viewed(item, in: bytes)
+        let entry = viewed(item, source: sourceIndex(of: item, in: batch), in: bytes)
         for condition in includes where !condition.matches(entry, text: bytes) { return false }
         for condition in excludes where condition.matches(entry, text: bytes) { return false }
         return true
     }
 
+    /// The index, in this filter's config, of the source an item was read from: found by the source's name.
+    func sourceIndex(of item: RecentBatch.Item, in batch: RecentBatch) -> Int {
+        guard batch.sourceNames.indices.contains(item.source) else { return SourceFile.unnamed }
+        return sourceIndices[batch.sourceNames[item.source]] ?? SourceFile.unnamed
+    }
+
     /// The entry as conditions read it: category, tags, source, the message and, when a condition tests
     /// one, the fields of the record (all ranges into the batch's bytes).
-    func viewed(_ item: RecentBatch.Item, in bytes: UnsafeBufferPointer<UInt8>) -> SpyEntry {
-        let slot = item.source + 1
+    func viewed(_ item: RecentBatch.Item, source: Int, in bytes: UnsafeBufferPointer<UInt8>) -> SpyEntry {
+        let slot = source + 1
         var entry = SpyEntry(file: sourceFiles.indices.contains(slot) ? sourceFiles[slot] : sourceFiles[0])
         entry.category = item.category
         entry.tags = item.tags
