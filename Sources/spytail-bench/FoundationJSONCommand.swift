@@ -12,26 +12,20 @@ struct FoundationJSONCommand: ParsableCommand {
     @Argument(help: "Where the kept records go.") var output: String
 
     func run() throws {
-        guard let file = fopen(input, "r") else { throw ValidationError("cannot open \(input)") }
-        defer { fclose(file) }
         FileManager.default.createFile(atPath: output, contents: nil)
         guard let out = FileHandle(forWritingAtPath: output) else { throw ValidationError("cannot write \(output)") }
         defer { try? out.close() }
         var pending = Data()
-        var line: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        while true {
-            let n = getline(&line, &capacity, file)
-            guard n > 0, let line else { break }
-            let data = Data(bytes: line, count: n)
+        try LineFile.forEachLine(input) { line in
+            let data = Data(buffer: line)
             guard var record = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
                 pending.append(try JSONSerialization.data(withJSONObject: ["message": String(decoding: data, as: UTF8.self), "parseError": "invalid"]))
                 pending.append(0x0A)
-                continue
+                return
             }
             let level = record["level"] as? String ?? ""
             let status = (record["http"] as? [String: Any])?["status"] as? Int ?? 0
-            guard level == "WARNING" || level == "ERROR" || status >= 500 else { continue }
+            guard level == "WARNING" || level == "ERROR" || status >= 500 else { return }
             let timestamp = record.removeValue(forKey: "ts") ?? NSNull()
             let message = record.removeValue(forKey: "msg") ?? NSNull()
             let category = level == "ERROR" ? "error" : level == "WARNING" ? "warning" : level == "DEBUG" ? "debug" : "info"
@@ -43,7 +37,6 @@ struct FoundationJSONCommand: ParsableCommand {
                 pending.removeAll(keepingCapacity: true)
             }
         }
-        free(line)
         out.write(pending)
     }
 }

@@ -86,21 +86,13 @@ struct JSONParsersCommand: ParsableCommand {
     }
 
     static func paddedLines(_ path: String, padding: Int) throws -> PaddedLines {
-        guard let file = fopen(path, "r") else { throw ValidationError("cannot open \(path)") }
-        defer { fclose(file) }
         var lines = PaddedLines()
-        var line: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        while true {
-            var n = getline(&line, &capacity, file)
-            guard n > 0, let line else { break }
-            if line[n - 1] == 0x0A { n -= 1 }
-            let start = lines.storage.count
-            line.withMemoryRebound(to: UInt8.self, capacity: n) { lines.storage.append(contentsOf: UnsafeBufferPointer(start: $0, count: n)) }
-            lines.ranges.append(start..<(start + n))
+        try LineFile.forEachLine(path) { line in
+            let bytes = line.last == 0x0A ? UnsafeBufferPointer(rebasing: line.dropLast()) : line
+            lines.ranges.append(lines.storage.count..<(lines.storage.count + bytes.count))
+            lines.storage.append(contentsOf: bytes)
             lines.storage.append(contentsOf: repeatElement(0x20, count: padding))
         }
-        free(line)
         return lines
     }
 

@@ -59,18 +59,9 @@ public struct ConditionProbe: @unchecked Sendable, CustomStringConvertible {
 
     public var condition: EntryCondition { owner.condition }
 
-    /// Whether `entry`, whose storage is `text`, meets the condition. For a probe read out of an array, use
-    /// the static form on its address: calling a method on an element copied the probe, a retain and a release
-    /// of its owner per rule and line.
-    @inline(__always)
-    public func matches(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) -> Bool {
-        withUnsafePointer(to: self) { probe in
-            entry.fields.withUnsafeBufferPointer { Self.matches(probe, entry, text: text, fields: $0) }
-        }
-    }
-
     /// Whether the probe at `probe` matches `entry` (storage `text`, fields already open as `fields`: a caller
-    /// testing several probes opens them once). Reads the probe's words in place.
+    /// testing several probes opens them once). Static on an address: calling a method on a probe read out of
+    /// an array copied it, a retain and a release of its owner per rule and line.
     @inline(__always)
     public static func matches(_ probe: UnsafePointer<ConditionProbe>, _ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>,
                                fields: UnsafeBufferPointer<FieldValue>) -> Bool {

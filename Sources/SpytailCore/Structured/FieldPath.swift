@@ -40,18 +40,10 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
 
     public var depth: Int { ends.count }
 
-    /// The value this path names in `entry` (whose storage is `text`), or nil when it has none.
-    /// `named`: the vocabulary index of the first component, if a regex group has that name.
-    public func value(in entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>, named: Int?) -> FieldValue? {
-        storage.withUnsafeBufferPointer { bytes in
-            ends.withUnsafeBufferPointer { ends in
-                entry.fields.withUnsafeBufferPointer { Self.value(bytes, ends, fields: $0, text: text, named: named) }
-            }
-        }
-    }
-
-    /// The same on a path's bytes and component ends held elsewhere (a `FieldTest`'s, a `FieldPathList`'s) and
-    /// an entry's fields: plain pointers, no reference counting.
+    /// The value the path `bytes`/`ends` (its components' bytes and where each ends) names among an entry's
+    /// `fields` (storage `text`), or nil when it has none. `named`: the vocabulary index of the first component,
+    /// if a regex group has that name. On plain pointers (a `FieldTest`'s, a `FieldPathList`'s): no reference
+    /// counting.
     static func value(_ bytes: UnsafeBufferPointer<UInt8>, _ ends: UnsafeBufferPointer<Int>, fields: UnsafeBufferPointer<FieldValue>,
                       text: UnsafeBufferPointer<UInt8>, named: Int?) -> FieldValue? {
         guard let top = topIndex(fields, text, UnsafeBufferPointer(rebasing: bytes[..<ends[0]]), named) else { return nil }

@@ -254,12 +254,22 @@ public struct JSONLineScanner: Sendable {
     @inline(__always)
     static func isPlain(_ b: UInt8) -> Bool { b >= 0x20 && b < 0x80 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") }
 
-    /// Non-zero when some byte of `w` is `"`, `\`, below 0x20 or at/above 0x80 (may flag bytes after a
-    /// flagged one; callers then look byte by byte).
+    // Eight bytes in a word (SWAR): each function sets the high bit of a byte it flags. Only bytes above a flagged
+    // one can be flagged falsely (a borrow), so the lowest flagged byte of a word always is a real one.
+    static var ones: UInt64 { 0x0101_0101_0101_0101 }
+    static var high: UInt64 { 0x8080_8080_8080_8080 }
+
+    /// Flags the zero bytes of `x`.
+    @inline(__always)
+    static func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & high }
+
+    /// Flags the bytes of `w` that are `"`, `\`, below 0x20 or at/above 0x80.
     @inline(__always)
     static func specialBytes(_ w: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func zeroByte(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & high }
-        return (w & high) | zeroByte(w ^ (ones &* 0x22)) | zeroByte(w ^ (ones &* 0x5C)) | ((w &- ones &* 0x20) & ~w & high)
+        (w & high) | quoteOrBackslash(w) | ((w &- ones &* 0x20) & ~w & high)
     }
+
+    /// Flags the bytes of `w` that are `"` or `\` (a validated string's only stops).
+    @inline(__always)
+    static func quoteOrBackslash(_ w: UInt64) -> UInt64 { zeroBytes(w ^ (ones &* 0x22)) | zeroBytes(w ^ (ones &* 0x5C)) }
 }

@@ -46,41 +46,13 @@ public enum JSONWalker {
     }
 
     /// The member named `key` (decoded bytes) of the object at `range`; the last one if the key repeats.
-    /// Its own walk: a member whose key differs is skipped without reading its value's kind.
     public static func member(in text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, named key: UnsafeBufferPointer<UInt8>) -> FieldValue? {
-        guard let p = text.baseAddress, range.count >= 2, p[range.lowerBound] == UInt8(ascii: "{") else { return nil }
         var found: FieldValue?
-        var i = range.lowerBound + 1
-        let n = range.upperBound - 1
-        while true {
-            skipSpace(p, n, &i)
-            guard i < n else { return found }
-            let keyStart = i + 1
-            let keyEscaped = skipString(p, n, &i)
-            let keyRange = keyStart..<(i - 1)
-            skipSpace(p, n, &i)
-            i += 1  // ':'
-            skipSpace(p, n, &i)
-            let valueStart = i
-            let wanted = keyEquals(FieldValue(key: keyRange, keyEscaped: keyEscaped, range: 0..<0, kind: .null), key, in: text)
-            switch p[i] {
-            case UInt8(ascii: "\""):
-                let escaped = skipString(p, n, &i)
-                if wanted {
-                    var field = FieldValue(key: keyRange, keyEscaped: keyEscaped, range: (valueStart + 1)..<(i - 1), kind: .string)
-                    field.escaped = escaped
-                    found = field
-                }
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                skipContainer(p, n, &i)
-                if wanted { found = FieldValue(key: keyRange, keyEscaped: keyEscaped, range: valueStart..<i, kind: JSONLineScanner.kind(of: p[valueStart])) }
-            default:
-                while i < n, !isDelimiter(p[i]) { i += 1 }
-                if wanted { found = FieldValue(key: keyRange, keyEscaped: keyEscaped, range: valueStart..<i, kind: JSONLineScanner.kind(of: p[valueStart])) }
-            }
-            skipSpace(p, n, &i)
-            i += 1  // ',' (or the end)
+        forEach(in: text, range) { field in
+            if keyEquals(field, key, in: text) { found = field }
+            return true
         }
+        return found
     }
 
     /// Element `index` of the array at `range`.
@@ -127,7 +99,7 @@ public enum JSONWalker {
         while i < n {
             // Eight bytes at a time to the next quote or backslash (the lowest flagged byte is one).
             while i + 8 <= n {
-                let m = quoteOrBackslash(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+                let m = JSONLineScanner.quoteOrBackslash(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
                 if m != 0 {
                     i += m.trailingZeroBitCount >> 3
                     break
@@ -142,14 +114,6 @@ public enum JSONWalker {
             }
         }
         return escaped
-    }
-
-    /// Non-zero when some byte of `w` is `"` or `\`; the lowest flagged byte always is one.
-    @inline(__always)
-    static func quoteOrBackslash(_ w: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func zeroByte(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & high }
-        return zeroByte(w ^ (ones &* 0x22)) | zeroByte(w ^ (ones &* 0x5C))
     }
 
     /// Skips a validated object or array from its opening bracket.
