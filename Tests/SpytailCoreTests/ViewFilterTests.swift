@@ -86,6 +86,24 @@ struct ViewFilterTests {
         #expect(try shown(include: ["source:nginx"], viewedUnder: renamed) == [], "a source renamed since is not the same source")
     }
 
+    /// The same for categories and tags: a filter compiled after a reload reads older entries by name.
+    @Test func categoriesAndTagsAreMatchedByNameAcrossAReloadThatReordersThem() throws {
+        let debug = #"{"name": "debug", "match": {"field": "level", "equals": "DEBUG"}},"#
+        let reordered = Self.config.replacing(debug, with: "")
+            .replacing(#""categories": ["#, with: #""categories": [\#(debug) {"name": "audit", "match": {"contains": "audit"}}, "#)
+            .replacing(#""tags": ["#, with: #""tags": [{"name": "first", "match": {"contains": "zzz"}}, "#)
+        #expect(reordered.firstRange(of: "audit") != nil && reordered.firstRange(of: #""name": "first""#) != nil)
+        #expect(try shown(include: ["category:error"], viewedUnder: reordered) == ["failed", "GET /upstream"])
+        #expect(try shown(exclude: ["category:debug", "category:info"], viewedUnder: reordered) == ["failed", "GET /upstream"])
+        #expect(try shown(include: ["category:audit"], viewedUnder: reordered) == [], "no entry was read as audit")
+        #expect(try shown(include: ["tag:slow"], viewedUnder: reordered) == ["failed"])
+        #expect(try shown(include: ["tag:first"], viewedUnder: reordered) == [])
+        let renamed = Self.config.replacing(#""name": "error""#, with: #""name": "failure""#)
+        #expect(try shown(include: ["category:failure"], viewedUnder: renamed) == [], "a category renamed since is not the same one")
+        #expect(try shown(exclude: ["category:info", "category:debug"], viewedUnder: renamed) == ["failed", "GET /upstream"],
+                "an entry whose category is gone is not hidden by another's")
+    }
+
     @Test func includesAllMustHoldAndExcludesAnyHides() throws {
         let errors = #"{"category": "error"}"#
         #expect(try shown(include: [errors]) == ["failed", "GET /upstream"])

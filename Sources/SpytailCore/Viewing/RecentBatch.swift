@@ -4,9 +4,10 @@
 /// two allocations, two frees and their reference counting per exported line.
 public final class RecentBatch: Sendable {
     public struct Item: Sendable {
+        /// Index into `names.categories`.
         public let category: Int
         public let tags: TagSet
-        /// Index into `CompiledConfig.sources` (`SourceFile.unnamed` for a file no source named).
+        /// Index into `names.sources` (`SourceFile.unnamed` for a file no source named).
         public let source: Int
         /// The record (the `jsonl` format's, without its newline) in `bytes`.
         public let record: Range<Int>
@@ -16,15 +17,15 @@ public final class RecentBatch: Sendable {
 
     let bytes: [UInt8]
     public let items: [Item]
-    /// The names of the sources of the config the entries were read under, by `Item.source`: a viewer's filter,
-    /// compiled against the config of its request, matches a source by name (a reload may reorder sources).
-    public let sourceNames: [String]
+    /// The names behind the items' category, tag and source indices (the config the entries were read under):
+    /// a viewer's filter, compiled against the config of its request, matches them by name.
+    public let names: RecentNames
     public var count: Int { items.count }
 
-    init(bytes: [UInt8], items: [Item], sourceNames: [String] = []) {
+    init(bytes: [UInt8], items: [Item], names: RecentNames = .none) {
         self.bytes = bytes
         self.items = items
-        self.sourceNames = sourceNames
+        self.names = names
     }
 
     public func record(_ index: Int) -> ArraySlice<UInt8> { bytes[items[index].record] }

@@ -3,7 +3,7 @@
 public final class RecentTap {
     public let capacity: Int
     private let formatter: JSONLinesFormatter
-    private let sourceNames: [String]
+    private let names: RecentNames
     private let scratch = OutputBuffer(capacity: 4096)
     private var bytes: [UInt8] = []
     private var items: [RecentBatch.Item] = []
@@ -13,7 +13,7 @@ public final class RecentTap {
     public init(vocabulary: Vocabulary, capacity: Int) {
         self.capacity = max(1, capacity)
         formatter = JSONLinesFormatter(vocabulary: vocabulary)
-        sourceNames = vocabulary.sources
+        names = RecentNames(vocabulary)
     }
 
     /// Whether `formatter` writes the very bytes this tap keeps, so a record it wrote can be taken as it is.
@@ -47,7 +47,7 @@ public final class RecentTap {
             defer { dropped = 0 }
             return (nil, dropped)
         }
-        let batch = RecentBatch(bytes: bytes, items: items, sourceNames: sourceNames)
+        let batch = RecentBatch(bytes: bytes, items: items, names: names)
         defer {
             // The next batch is likely the size of this one: one allocation, no regrowing.
             (bytes, items, dropped) = ([], [], 0)

@@ -16,19 +16,26 @@ public struct ViewFilter: @unchecked Sendable {
     let readsFields: Bool
     /// A file of each source index (`sourceFiles[index + 1]`, the unnamed first): what a source condition reads.
     let sourceFiles: [SourceFile]
-    /// The index of each source name in the config the filter was compiled against.
+    /// The names of the config the filter was compiled against, each to its index.
+    let categoryIndices: [String: Int]
+    let tagIndices: [String: Int]
     let sourceIndices: [String: Int]
+    /// How each batch's indices read here, worked out once per `RecentNames`.
+    private let translations = IndexTranslations()
 
-    public static let everything = ViewFilter(includes: [], excludes: [], query: nil, sources: [])
+    public static let everything = ViewFilter(includes: [], excludes: [], query: nil, names: .none)
 
-    init(includes: [EntryCondition], excludes: [EntryCondition], query: ByteNeedle?, sources: [String]) {
+    init(includes: [EntryCondition], excludes: [EntryCondition], query: ByteNeedle?, names: RecentNames) {
         self.includes = includes
         self.excludes = excludes
         self.query = query
         readsFields = (includes + excludes).contains { $0.testsFields }
         let nowhere = Fingerprint(value: 0)
-        sourceFiles = (SourceFile.unnamed..<sources.count).map { SourceFile(path: "", fingerprint: nowhere, source: $0) }
-        sourceIndices = Dictionary(sources.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        sourceFiles = (SourceFile.unnamed..<names.sources.count).map { SourceFile(path: "", fingerprint: nowhere, source: $0) }
+        func indices(_ names: [String]) -> [String: Int] {
+            Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        (categoryIndices, tagIndices, sourceIndices) = (indices(names.categories), indices(names.tags), indices(names.sources))
     }
 
     /// Compiles `include` and `exclude` values and `q`. A condition that does not decode or names an unknown
@@ -40,7 +47,7 @@ public struct ViewFilter: @unchecked Sendable {
             for text in texts { compiled[k].append(try condition(text, parameter: parameter, context: context)) }
         }
         let needle = query.flatMap { $0.isEmpty ? nil : ByteNeedle($0) }
-        return ViewFilter(includes: compiled[0], excludes: compiled[1], query: needle, sources: context.config.sources.map(\.name))
+        return ViewFilter(includes: compiled[0], excludes: compiled[1], query: needle, names: RecentNames(context.vocabulary))
     }
 
     static let modes = ["category", "contains", "prefix", "tag", "integration", "source"]
@@ -86,25 +93,27 @@ public struct ViewFilter: @unchecked Sendable {
     public func shows(_ item: RecentBatch.Item, of batch: RecentBatch, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         if let query, !query.occurs(in: UnsafeBufferPointer(rebasing: bytes[item.message])) { return false }
         guard !includes.isEmpty || !excludes.isEmpty else { return true }
-        let entry = viewed(item, source: sourceIndex(of: item, in: batch), in: bytes)
+        let entry = viewed(item, through: translation(of: batch.names), in: bytes)
         for condition in includes where !condition.matches(entry, text: bytes) { return false }
         for condition in excludes where condition.matches(entry, text: bytes) { return false }
         return true
     }
 
-    /// The index, in this filter's config, of the source an item was read from: found by the source's name.
-    func sourceIndex(of item: RecentBatch.Item, in batch: RecentBatch) -> Int {
-        guard batch.sourceNames.indices.contains(item.source) else { return SourceFile.unnamed }
-        return sourceIndices[batch.sourceNames[item.source]] ?? SourceFile.unnamed
+    /// How the indices of a batch read in this filter's config: by name (a reload may have reordered,
+    /// renamed or removed categories, tags and sources since the entries were read).
+    func translation(of names: RecentNames) -> IndexTranslation {
+        guard names !== RecentNames.none else { return .identity }
+        return translations.translation(of: names) { IndexTranslation(from: $0, to: categoryIndices, tagIndices, sourceIndices) }
     }
+
 
     /// The entry as conditions read it: category, tags, source, the message and, when a condition tests
     /// one, the fields of the record (all ranges into the batch's bytes).
-    func viewed(_ item: RecentBatch.Item, source: Int, in bytes: UnsafeBufferPointer<UInt8>) -> SpyEntry {
-        let slot = source + 1
+    func viewed(_ item: RecentBatch.Item, through translation: IndexTranslation, in bytes: UnsafeBufferPointer<UInt8>) -> SpyEntry {
+        let slot = translation.source(item.source) + 1
         var entry = SpyEntry(file: sourceFiles.indices.contains(slot) ? sourceFiles[slot] : sourceFiles[0])
-        entry.category = item.category
-        entry.tags = item.tags
+        entry.category = translation.category(item.category)
+        entry.tags = translation.tags(item.tags)
         entry.message = item.message
         if readsFields, let fields = Self.fieldsKey.withUnsafeBufferPointer({ JSONWalker.member(in: bytes, item.record, named: $0) }),
            fields.kind == .object {
