@@ -39,11 +39,15 @@ let package = Package(
         // simdjson (Debian's libsimdjson-dev) behind a C interface: the benchmark's JSON parser comparison only.
         .target(name: "CSimdjsonBench", path: "Sources/CSimdjsonBench", linkerSettings: [.linkedLibrary("simdjson")]),
 
+        // The JSON line scanner's structural pass, 64 bytes at a time in SIMD (its C file says how). Pure
+        // computation, no library.
+        .target(name: "CJSONScan", path: "Sources/CJSONScan"),
+
         // The commit and date a release build stamps in (-Xcc -D…; "unknown" otherwise).
         .target(name: "CBuildInfo", path: "Sources/CBuildInfo"),
 
         // Pure core: model, config, rules, filters, lines, multiline, formatters. No file or process I/O.
-        .target(name: "SpytailCore", dependencies: ["CPCRE2"], swiftSettings: hotPath),
+        .target(name: "SpytailCore", dependencies: ["CPCRE2", "CJSONScan"], swiftSettings: hotPath),
         // Linux I/O: readers (plain, gzip), discovery, sinks, the scan runner, inotify, checkpoints, the tailer.
         .target(name: "SpytailIO", dependencies: ["SpytailCore", "CIsal", "CInotifyTools", "CBuildInfo"], swiftSettings: hotPath),
         // run's HTTP face: metrics, probes, the API (Hummingbird on SwiftNIO, swift-prometheus). Kept out of the

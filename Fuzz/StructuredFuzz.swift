@@ -1,8 +1,10 @@
+import CJSONScan
 import FoundationEssentials
 
 // libFuzzer target: any line read by a json parser (first byte even) or a logfmt parser (odd) either parses or
 // carries a parseError, never crashes; its jsonl record is always valid JSON, and an accepted JSON line's
-// fields are as many as its top-level keys (checked by the record's own fields object).
+// fields are as many as its top-level keys (checked by the record's own fields object). The JSON scanner's
+// fast pass and its exact scanner agree on the line with every instruction set this CPU has.
 nonisolated(unsafe) let configs: [CompiledConfig] = ["json", "logfmt"].map { format in
     try! CompiledConfig(json: Array(#"""
         {"sources": [{"name": "s", "include": ["x"], "parser": "p"}],
@@ -31,7 +33,28 @@ public func fuzzStructured(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             preconditionFailure("not JSON: \(String(decoding: out.array, as: UTF8.self))")
         }
     }
+    checkScannersAgree(line)
     return 0
+}
+
+func checkScannersAgree(_ line: [UInt8]) {
+    line.withUnsafeBufferPointer { p in
+        let base = p.baseAddress ?? UnsafePointer(bitPattern: 1)!
+        var exact: [FieldValue] = []
+        var scanner = JSONLineScanner()
+        let accepted: Bool
+        do throws(ParseProblem) {
+            try scanner.scanObjectExactly(base, p.count, into: &exact)
+            accepted = true
+        } catch { accepted = false }
+        let supported = cjs_supported_isas()
+        for isa in [CJS_ISA_PORTABLE, CJS_ISA_SSE2, CJS_ISA_AVX2, CJS_ISA_AVX512] where supported & isa != 0 {
+            var fast: [FieldValue] = []
+            let fastAccepted = scanner.scanFast(base, p.count, into: &fast, isa: isa)
+            precondition(fastAccepted == accepted && (!accepted || fast == exact),
+                         "isa \(isa): the fast scanner \(fastAccepted ? "accepts" : "refuses") what the exact one \(accepted ? "accepts" : "refuses")")
+        }
+    }
 }
 
 // The configs are compiled before the first input: made lazily inside one, they would count as its leak.

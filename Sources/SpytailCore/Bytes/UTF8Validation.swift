@@ -29,6 +29,23 @@ public enum UTF8Validation {
         }
     }
 
+    /// Whether `p[0..<n]` is valid UTF-8 (ASCII skipped eight bytes at a time).
+    public static func isValid(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        var i = 0
+        while i < n {
+            if i + 8 <= n, UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                i &+= 8
+            } else if p[i] < 0x80 {
+                i &+= 1
+            } else {
+                let length = sequenceLength(p + i, available: n - i)
+                guard length > 0 else { return false }
+                i &+= length
+            }
+        }
+        return true
+    }
+
     /// The length of `bytes` without a multi-byte sequence cut short at its end
     /// (so a truncated line ends on a character boundary).
     public static func lengthWithoutCutSequence(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {

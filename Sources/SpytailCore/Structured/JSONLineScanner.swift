@@ -1,3 +1,5 @@
+import CJSONScan
+
 /// Validates one line as a JSON object (RFC 8259) and records its top-level members as fields, with
 /// ranges into the line: values are kept as written, so an output copies them instead of re-encoding.
 ///
@@ -5,15 +7,60 @@
 /// warm. Strings are checked for escapes, control characters and UTF-8; numbers for JSON's grammar (`1e400`
 /// is valid and kept as written). Duplicate keys are all kept, in order; lookups take the last one, as
 /// Python's and JavaScript's parsers do.
+///
+/// Two scanners accept exactly the same lines. The fast one (`CJSONScan`: a structural pass 64 bytes at a
+/// time in SIMD, after simdjson) reads every line; only a line it refuses is read again by the exact one
+/// below, a byte at a time, which names the problem and its offset. `JSONScannerAgreementTests` holds the two
+/// to the same verdicts and the same members.
 public struct JSONLineScanner: Sendable {
     public static let maxDepth = 1000
     /// Bit set per nesting level: 1 = object, 0 = array.
     private var levels = [UInt64](repeating: 0, count: (JSONLineScanner.maxDepth + 63) / 64 + 1)
+    /// The fast scanner's members; grown when a line has more.
+    private var members = [cjs_member](repeating: cjs_member(), count: 64)
 
     public init() {}
 
     /// Scans `line[0..<count]`; on success `fields` holds one field per top-level member (appended).
     public mutating func scanObject(_ p: UnsafePointer<UInt8>, _ n: Int, into fields: inout [FieldValue]) throws(ParseProblem) {
+        if scanFast(p, n, into: &fields) { return }
+        try scanObjectExactly(p, n, into: &fields)
+    }
+
+    /// The fast scanner: true when it accepted the line (its members appended to `fields`).
+    mutating func scanFast(_ p: UnsafePointer<UInt8>, _ n: Int, into fields: inout [FieldValue], isa: Int32? = nil) -> Bool {
+        while true {
+            var firstHigh: Int64 = -1
+            let count = members.withUnsafeMutableBufferPointer { members in
+                guard let isa else {
+                    return cjs_scan_object(p, n, members.baseAddress, members.count, &firstHigh, Int32(Self.maxDepth))
+                }
+                return cjs_scan_object_isa(isa, p, n, members.baseAddress, members.count, &firstHigh, Int32(Self.maxDepth))
+            }
+            if count == Int64(CJS_FULL) {
+                members += repeatElement(cjs_member(), count: members.count)
+                continue
+            }
+            guard count >= 0 else { return false }
+            if firstHigh >= 0 {
+                let from = Int(firstHigh)
+                guard UTF8Validation.isValid(p + from, n - from) else { return false }
+            }
+            members.withUnsafeBufferPointer { members in
+                fields.reserveCapacity(fields.count + Int(count))
+                for m in members[..<Int(count)] {
+                    var field = FieldValue(key: Int(m.key_start)..<Int(m.key_end), keyEscaped: m.key_escaped != 0,
+                                           range: Int(m.value_start)..<Int(m.value_end), kind: FieldValue.Kind(rawValue: m.kind)!)
+                    field.escaped = m.value_escaped != 0
+                    fields.append(field)
+                }
+            }
+            return true
+        }
+    }
+
+    /// The exact scanner, a byte at a time: a refusal says what and where.
+    mutating func scanObjectExactly(_ p: UnsafePointer<UInt8>, _ n: Int, into fields: inout [FieldValue]) throws(ParseProblem) {
         var i = 0
         Self.skipSpace(p, n, &i)
         guard i < n else { throw ParseProblem(.json, .unexpectedEnd, at: i) }

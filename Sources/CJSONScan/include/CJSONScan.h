@@ -1,0 +1,40 @@
+#ifndef CJSONSCAN_H
+#define CJSONSCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// One top-level member of a JSON object line, as offsets into the line.
+typedef struct {
+    int64_t key_start, key_end;      // the key's content, without its quotes
+    int64_t value_start, value_end;  // the value as written (a string's content, without its quotes)
+    uint8_t kind;                    // FieldValue.Kind's raw value: 1 string 2 number 3 true 4 false 5 null 6 object 7 array
+    uint8_t key_escaped;             // the key holds a backslash
+    uint8_t value_escaped;           // a string value holds a backslash
+} cjs_member;
+
+/// The line is not accepted: the caller's exact scanner says why and where.
+#define CJS_REFUSED (-1)
+/// More members than `capacity`: call again with more room.
+#define CJS_FULL (-2)
+
+/// Instruction sets the structural pass can use (bits of `cjs_supported_isas`).
+#define CJS_ISA_PORTABLE 1
+#define CJS_ISA_SSE2 2
+#define CJS_ISA_AVX2 4
+#define CJS_ISA_AVX512 8
+
+/// Validates `p[0..<n]` as one JSON object (RFC 8259), 64 bytes at a time with the best instruction set
+/// this CPU has, and writes its top-level members in order. Returns how many, CJS_REFUSED or CJS_FULL.
+/// UTF-8 is not checked: `*first_high` is the offset of the first byte >= 0x80 (-1: none), and the caller
+/// validates from there. Nesting deeper than `max_depth` is refused.
+int64_t cjs_scan_object(const uint8_t *p, size_t n, cjs_member *members, size_t capacity, int64_t *first_high, int max_depth);
+
+/// The same with a given instruction set (one of `cjs_supported_isas()`): tests hold each to the same verdicts.
+int64_t cjs_scan_object_isa(int isa, const uint8_t *p, size_t n, cjs_member *members, size_t capacity, int64_t *first_high,
+                            int max_depth);
+
+/// The instruction sets this CPU can run, as CJS_ISA_* bits.
+int cjs_supported_isas(void);
+
+#endif
