@@ -154,7 +154,7 @@ typedef struct {
 } stage1;
 
 /// From one block's masks to its token starts.
-static inline uint64_t tokens(stage1 *c, size_t block, const block_masks *m) {
+__attribute__((always_inline)) static inline uint64_t tokens(stage1 *c, size_t block, const block_masks *m) {
     // Which bytes a backslash escapes: the backslashes in order (they are few).
     uint64_t escaped = c->escape_next;
     uint64_t walk = m->backslash & ~escaped;
