@@ -433,3 +433,91 @@ static int best_isa(void) {
 int64_t cjs_scan_object(const uint8_t *p, size_t n, cjs_member *members, size_t capacity, int64_t *first_high, int max_depth) {
     return cjs_scan_object_isa(best_isa(), p, n, members, capacity, first_high, max_depth);
 }
+
+// MARK: looking inside a validated object
+
+/// From `i` (after an opening quote) to its closing quote, in a string already validated; *escaped is set
+/// when the string holds a backslash.
+static inline size_t string_end(const uint8_t *p, size_t i, size_t end, int *escaped) {
+    for (;;) {
+#if defined(__x86_64__)
+        while (i + 16 <= end) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(p + i));
+            unsigned mask = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
+            if (mask) {
+                i += (size_t)__builtin_ctz(mask);
+                break;
+            }
+            i += 16;
+        }
+#endif
+        while (i < end && p[i] != '"' && p[i] != '\\') i++;
+        if (i >= end || p[i] == '"') return i;
+        *escaped = 1;
+        i += 2;
+    }
+}
+
+/// From a value's first byte to just after it, in a value already validated.
+static inline size_t value_end(const uint8_t *p, size_t i, size_t end) {
+    int escaped = 0;
+    switch (p[i]) {
+    case '"':
+        return string_end(p, i + 1, end, &escaped) + 1;
+    case '{': case '[': {
+        int depth = 0;
+        while (i < end) {
+            uint8_t b = p[i];
+            if (b == '"') {
+                i = string_end(p, i + 1, end, &escaped) + 1;
+                continue;
+            }
+            if (b == '{' || b == '[') depth++;
+            else if (b == '}' || b == ']') {
+                if (--depth == 0) return i + 1;
+            }
+            i++;
+        }
+        return i;
+    }
+    default:
+        while (i < end && !ends_token(p, end, i)) i++;
+        return i;
+    }
+}
+
+static inline size_t skip_space(const uint8_t *p, size_t i, size_t end) {
+    while (i < end && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r')) i++;
+    return i;
+}
+
+int cjs_find_member(const uint8_t *p, size_t start, size_t end, const uint8_t *key, size_t key_length, cjs_member *out) {
+    if (end - start < 2 || p[start] != '{') return 0;
+    size_t i = start + 1, last = end - 1; // `last`: the closing brace
+    int found = 0, unsure = 0;
+    for (;;) {
+        i = skip_space(p, i, last);
+        if (i >= last || p[i] != '"') break;
+        size_t key_start = i + 1;
+        int key_escaped = 0;
+        size_t key_end = string_end(p, key_start, last, &key_escaped);
+        i = skip_space(p, key_end + 1, last) + 1; // past ':'
+        i = skip_space(p, i, last);
+        size_t value_start = i;
+        i = value_end(p, i, last);
+        if (key_escaped) {
+            unsure = 1;
+        } else if (key_end - key_start == key_length && memcmp(p + key_start, key, key_length) == 0) {
+            uint8_t first = p[value_start];
+            uint8_t kind = first == '"' ? 1 : first == '{' ? 6 : first == '[' ? 7 : first == 't' ? 3 : first == 'f' ? 4 : first == 'n' ? 5 : 2;
+            int value_escaped = 0;
+            if (kind == 1) string_end(p, value_start + 1, i, &value_escaped);
+            *out = (cjs_member){(int64_t)key_start, (int64_t)key_end, (int64_t)(kind == 1 ? value_start + 1 : value_start),
+                                (int64_t)(kind == 1 ? i - 1 : i), kind, 0, (uint8_t)value_escaped};
+            found = 1;
+        }
+        i = skip_space(p, i, last);
+        if (i < last && p[i] == ',') i++;
+    }
+    return unsure ? -1 : found;
+}

@@ -87,6 +87,37 @@ struct JSONScannerAgreementTests {
         #expect(accepted > 1000 && lines.count - accepted > 1000, "\(accepted) of \(lines.count) accepted")
     }
 
+    /// A member looked up inside a nested object (`http.status`): in C, and key by key decoded in Swift.
+    @Test func aNestedMemberIsFoundAlikeInCAndInSwift() {
+        let nested = [
+            #"{"o":{"a":1,"b":"x\"}","c":{"d":[1,{"e":"}"}]},"a":2}}"#, #"{"o":{}}"#, #"{"o":{ "a" : "va" , "b" : null }}"#,
+            #"{"o":{"a":1,"b":2}}"#, #"{"o":{"a":"é\","a b":true,"":3}}"#, #"{"o":{"long":"\#(String(repeating: "q", count: 70))"}"}}"#,
+        ].map { Array($0.utf8) }
+        var checked = 0
+        for line in JSONDifferentialTests.lines() + nested {
+            let (fields, problem) = Self.exact(line)
+            guard problem == nil else { continue }
+            line.withUnsafeBufferPointer { text in
+                for object in fields where object.kind == .object {
+                    var keys: [[UInt8]] = [Array("no such key".utf8), []]
+                    JSONWalker.forEach(in: text, object.range) { member in
+                        keys.append(JSONStringDecoder.decode(UnsafeBufferPointer(rebasing: text[member.key])))
+                        return true
+                    }
+                    for key in keys {
+                        key.withUnsafeBufferPointer { key in
+                            let inC = JSONWalker.member(in: text, object.range, named: key)
+                            let inSwift = JSONWalker.memberDecodingKeys(in: text, object.range, named: key)
+                            #expect(inC == inSwift, "\(String(decoding: line, as: UTF8.self)) key \(String(decoding: key, as: UTF8.self))")
+                            checked += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(checked > 5000)
+    }
+
     @Test func aLineWithMoreMembersThanTheRoomIsRescannedWithMore() {
         let line = Array(("{" + (0..<500).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}").utf8)
         for isa in Self.isas {

@@ -34,6 +34,12 @@ int64_t cjs_scan_object(const uint8_t *p, size_t n, cjs_member *members, size_t 
 int64_t cjs_scan_object_isa(int isa, const uint8_t *p, size_t n, cjs_member *members, size_t capacity, int64_t *first_high,
                             int max_depth);
 
+/// In the object `p[start..<end]` (braces included) that `cjs_scan_object` accepted as part of a line, the
+/// last member whose key is `key` (bytes as written, no escape in them). Returns 1 and fills `out` (kind,
+/// key and value ranges as `cjs_scan_object` writes them), 0 when it has none, or -1 when some key there
+/// holds an escape (it may read as `key` once decoded: the caller looks itself).
+int cjs_find_member(const uint8_t *p, size_t start, size_t end, const uint8_t *key, size_t key_length, cjs_member *out);
+
 /// The instruction sets this CPU can run, as CJS_ISA_* bits.
 int cjs_supported_isas(void);
 

@@ -1,3 +1,4 @@
+import CJSONScan
 import Glibc
 
 /// Reads inside a JSON object or array that `JSONLineScanner` already validated: its members or elements,
@@ -46,7 +47,24 @@ public enum JSONWalker {
     }
 
     /// The member named `key` (decoded bytes) of the object at `range`; the last one if the key repeats.
+    /// Looked for in C (`cjs_find_member`, strings skipped 16 bytes at a time); here only when a key there
+    /// holds an escape.
     public static func member(in text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, named key: UnsafeBufferPointer<UInt8>) -> FieldValue? {
+        guard let p = text.baseAddress, let name = key.baseAddress else { return nil }
+        var m = cjs_member()
+        switch cjs_find_member(p, range.lowerBound, range.upperBound, name, key.count, &m) {
+        case 0: return nil
+        case 1:
+            var field = FieldValue(key: Int(m.key_start)..<Int(m.key_end), keyEscaped: false,
+                                   range: Int(m.value_start)..<Int(m.value_end), kind: FieldValue.Kind(rawValue: m.kind)!)
+            field.escaped = m.value_escaped != 0
+            return field
+        default: return memberDecodingKeys(in: text, range, named: key)
+        }
+    }
+
+    /// `member` when some key holds an escape: each key decoded to compare.
+    static func memberDecodingKeys(in text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, named key: UnsafeBufferPointer<UInt8>) -> FieldValue? {
         var found: FieldValue?
         forEach(in: text, range) { field in
             if keyEquals(field, key, in: text) { found = field }
