@@ -504,6 +504,7 @@ int cjs_find_member(const uint8_t *p, size_t start, size_t end, const uint8_t *k
         size_t key_end = string_end(p, key_start, last, &key_escaped);
         i = skip_space(p, key_end + 1, last) + 1; // past ':'
         i = skip_space(p, i, last);
+        if (i >= last) break; // not an object cjs_scan_object accepted: read nothing past it
         size_t value_start = i;
         i = value_end(p, i, last);
         if (key_escaped) {
