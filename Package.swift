@@ -89,7 +89,7 @@ let package = Package(
         // The benchmark: prints figures, never asserts timings.
         .executableTarget(
             name: "spytail-bench",
-            dependencies: ["SpytailLogGen", "SpytailCore", "SpytailIO", "CZlib", "CSimdjsonBench", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["SpytailLogGen", "SpytailCore", "SpytailIO", "CZlib", "CJSONScan", "CSimdjsonBench", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The deterministic log generator and output verifier of the tests and the benchmark.
         .target(name: "SpytailLogGen", dependencies: ["CZlib"], swiftSettings: optimizedInTests),
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CJSONScan
 import CSimdjsonBench
 import Glibc
 import SpytailCore
@@ -7,7 +8,8 @@ import SpytailCore
 /// `JSONLineScanner` (validates the whole line, records each top-level member's key and value as written)
 /// against simdjson, the parser the issue named as the one to beat, through its DOM API (validates the whole
 /// line, builds its tape) and its On-Demand API used as spytail uses its scanner (each top-level member's
-/// key and raw value). Prints medians of `--runs` passes; asserts nothing.
+/// key and raw value). Also spytail's C structural pass alone with each instruction set the CPU has. Prints
+/// medians of `--runs` passes; asserts nothing.
 struct JSONParsersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "json-parsers",
@@ -43,7 +45,24 @@ struct JSONParsersCommand: ParsableCommand {
                 })
             }
         }
+        // The structural pass alone (no Swift fields, no UTF-8 check), with each instruction set this CPU has.
+        var passes: [(String, Timing)] = []
+        var room = [cjs_member](repeating: cjs_member(), count: 256)
+        let supported = cjs_supported_isas()
+        for (name, isa) in [("AVX-512BW", CJS_ISA_AVX512), ("AVX2", CJS_ISA_AVX2), ("SSE2", CJS_ISA_SSE2), ("byte loop", CJS_ISA_PORTABLE)]
+        where supported & isa != 0 {
+            let timing = room.withUnsafeMutableBufferPointer { room in
+                measure(lines) { p, n in
+                    var firstHigh: Int64 = -1
+                    return Int(cjs_scan_object_isa(isa, p, n, room.baseAddress, room.count, &firstHigh, Int32(JSONLineScanner.maxDepth)))
+                }
+            }
+            passes.append((name, timing))
+        }
         row("spytail JSONLineScanner", "whole line validated; top-level keys and values as written", spytail, lines.count, bytes)
+        for (name, timing) in passes {
+            row("spytail's C pass alone, \(name)", "grammar and escapes validated (UTF-8 is checked after it); members as offsets", timing, lines.count, bytes)
+        }
         row("simdjson DOM", "whole line validated; tape built (no positions in the line)", dom, lines.count, bytes)
         row("simdjson On-Demand", "top-level keys and raw values; skipped nested values not checked", ondemand, lines.count, bytes)
         print("\nspytail/simdjson DOM time: \(String(format: "%.2f", spytail.seconds / dom.seconds))x, "
