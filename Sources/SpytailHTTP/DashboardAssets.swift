@@ -1,6 +1,7 @@
 /// The dashboard's files (Sources/SpytailHTTP/Dashboard), compiled into the binary by SwiftPM's `embedInCode`:
-/// the page at `/`, its style and scripts under `/assets/`, and the page that runs the scripts' unit tests at
-/// `/test`. These are the only files the HTTP face serves; nothing is read from disk.
+/// the page at `/`, its style and scripts under `/assets/`. These are the only files the HTTP face serves;
+/// nothing is read from disk. The scripts' unit tests are not among them: the test suite serves those
+/// (Tests/EndToEndTests/DashboardUnitTests).
 enum DashboardAssets {
     struct Asset: Sendable {
         let path: String
@@ -9,7 +10,6 @@ enum DashboardAssets {
     }
 
     static let page = Asset(path: "/", bytes: PackageResources.index_html, type: "text/html; charset=utf-8")
-    static let testPage = Asset(path: "/test", bytes: PackageResources.test_html, type: "text/html; charset=utf-8")
 
     /// Style and scripts (ES modules), each at `/assets/NAME`.
     static let files: [Asset] = [
@@ -17,7 +17,6 @@ enum DashboardAssets {
         Asset(path: "/assets/dashboard.js", bytes: PackageResources.dashboard_js, type: script),
         Asset(path: "/assets/model.js", bytes: PackageResources.model_js, type: script),
         Asset(path: "/assets/spotlight.js", bytes: PackageResources.spotlight_js, type: script),
-        Asset(path: "/assets/tests.js", bytes: PackageResources.tests_js, type: script),
         Asset(path: "/assets/favicon.svg", bytes: PackageResources.favicon_svg, type: "image/svg+xml"),
     ]
 

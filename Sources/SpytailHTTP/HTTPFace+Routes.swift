@@ -17,7 +17,6 @@ extension HTTPFace {
         router.get("/healthz") { _, _ in self.health() }
         router.get("/readyz") { _, _ in self.readiness() }
         router.get("/") { request, _ in self.index(request) }
-        router.get(RouterPath(DashboardAssets.testPage.path)) { _, _ in Self.asset(DashboardAssets.testPage) }
         for asset in DashboardAssets.files {
             router.get(RouterPath(asset.path)) { _, _ in Self.asset(asset) }
         }

@@ -1,5 +1,5 @@
-// Unit tests of the dashboard's logic (model.js, spotlight.js), run by the browser at /test. Each test is a
-// function that throws on failure; the summary element says `data-done="true"` with the counts when all ran.
+// Unit tests of the dashboard's logic (model.js, spotlight.js), run by chromium on a page the test suite serves
+// (DashboardTests). Each test is a function that throws on failure; the summary element says `data-done="true"` with the counts when all ran.
 import * as model from './model.js';
 import { Spotlight, TOUR_DONE_KEY } from './spotlight.js';
 
