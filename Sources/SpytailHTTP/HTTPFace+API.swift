@@ -22,7 +22,7 @@ extension HTTPFace {
             o.field("startedAt", telemetry.startedAtUnix)
             o.field("uptimeSeconds", telemetry.uptime)
             o.field("state", s.state.rawValue)
-            o.field("ready", s.started && s.stalledOn == nil && s.state != .disabled ? "yes" : "no")
+            o.field("ready", s.readiness.isReady ? "yes" : "no")
             o.field("stalledOn", s.stalledOn)
             o.field("files") { j in
                 j.array(s.files) { j, row in
@@ -133,12 +133,8 @@ extension HTTPFace {
             throw HTTPError(.badRequest, message: #"expected {"state": "recording" | "idle" | "disabled"}"#)
         }
         telemetry.request(.setState(wanted))
-        // The loop applies it at its next batch; the answer says whether it already did.
-        let deadline = RunTelemetry.monotonicSeconds() + 5
-        while telemetry.current.state != wanted && RunTelemetry.monotonicSeconds() < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        let applied = telemetry.current.state == wanted
+        // The loop applies it at its next batch and publishes it; the answer says whether it did within 5 s.
+        let applied = await telemetry.state(wanted, publishedWithin: .seconds(5))
         return Self.json(applied ? .ok : .accepted, #"{"state":"\#(applied ? wanted.rawValue : telemetry.current.state.rawValue)","requested":"\#(wanted.rawValue)"}"#)
     }
 }

@@ -47,11 +47,8 @@ extension HTTPFace {
     }
 
     func readiness() -> Response {
-        let snapshot = telemetry.current
-        if !snapshot.started { return Self.text(.serviceUnavailable, "starting: reading what the files hold\n") }
-        if let stalled = snapshot.stalledOn { return Self.text(.serviceUnavailable, "output stalled: \(stalled)\n") }
-        if snapshot.state == .disabled { return Self.text(.serviceUnavailable, "state is disabled\n") }
-        return Self.text(.ok, "ready (\(snapshot.state.rawValue))\n")
+        let readiness = telemetry.current.readiness
+        return Self.text(readiness.isReady ? .ok : .serviceUnavailable, "\(readiness)\n")
     }
 
     // MARK: the token

@@ -19,6 +19,14 @@ public final class RunTelemetry: Sendable {
     private let context = Locked<ViewContext?>(nil)
     private let gaps = Locked<[String: Int]>([:])
     private let viewed = Atomic<Bool>(false)
+    /// Observers waiting for the loop to publish a state, by number; each is resumed once, by whoever takes
+    /// it out (a publish of its state, or its deadline).
+    private let stateWaiters = Locked<(next: Int, waiting: [Int: StateWaiter])>((0, [:]))
+
+    private struct StateWaiter {
+        let wanted: SpyState
+        let continuation: CheckedContinuation<Bool, Never>
+    }
 
     public static let problemsKept = 50
 
@@ -31,8 +39,22 @@ public final class RunTelemetry: Sendable {
     // MARK: the loop's side
 
     public func publish(_ update: (inout RunSnapshot) -> Void) {
-        snapshot.withLock { update(&$0) }
+        let state = snapshot.withLock { snapshot in
+            update(&snapshot)
+            return snapshot.state
+        }
         beat()
+        resumeWaiters(for: state)
+    }
+
+    private func resumeWaiters(for state: SpyState) {
+        let due = stateWaiters.withLock { waiters -> [StateWaiter] in
+            guard !waiters.waiting.isEmpty else { return [] }
+            let due = waiters.waiting.filter { $0.value.wanted == state }
+            for key in due.keys { waiters.waiting[key] = nil }
+            return Array(due.values)
+        }
+        for waiter in due { waiter.continuation.resume(returning: true) }
     }
 
     public func beat() { heartbeat.withLock { $0 = Self.monotonicSeconds() } }
@@ -79,6 +101,34 @@ public final class RunTelemetry: Sendable {
 
     /// Latencies recorded since the last call.
     public func takeLatencies() -> [Double] { latency.withLock { list in defer { list = [] }; return list } }
+
+    /// Waits until the loop publishes `wanted` as its state (at once if it already has); false when `limit`
+    /// passes first. Woken by the publish itself: no polling.
+    public func state(_ wanted: SpyState, publishedWithin limit: Duration) async -> Bool {
+        if current.state == wanted { return true }
+        let id = stateWaiters.withLock { waiters in
+            defer { waiters.next += 1 }
+            return waiters.next
+        }
+        return await withCheckedContinuation { continuation in
+            stateWaiters.withLock { $0.waiting[id] = StateWaiter(wanted: wanted, continuation: continuation) }
+            // A publish between the first look and here found nobody waiting: look again.
+            if current.state == wanted {
+                takeWaiter(id)?.continuation.resume(returning: true)
+                return
+            }
+            // The deadline, started once the waiter is in place (a publish may still take it first; then this
+            // timer finds nothing when it ends).
+            Task {
+                try? await Task.sleep(for: limit)
+                self.takeWaiter(id)?.continuation.resume(returning: false)
+            }
+        }
+    }
+
+    private func takeWaiter(_ id: Int) -> StateWaiter? {
+        stateWaiters.withLock { $0.waiting.removeValue(forKey: id) }
+    }
 
     public func request(_ request: RunRequest) {
         for handler in requests.withLock({ $0 }) { handler(request) }
