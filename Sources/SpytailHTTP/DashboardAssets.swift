@@ -15,6 +15,11 @@ enum DashboardAssets {
     static let files: [Asset] = [
         Asset(path: "/assets/dashboard.css", bytes: PackageResources.dashboard_css, type: "text/css; charset=utf-8"),
         Asset(path: "/assets/dashboard.js", bytes: PackageResources.dashboard_js, type: script),
+        Asset(path: "/assets/page.js", bytes: PackageResources.page_js, type: script),
+        Asset(path: "/assets/entries.js", bytes: PackageResources.entries_js, type: script),
+        Asset(path: "/assets/filters.js", bytes: PackageResources.filters_js, type: script),
+        Asset(path: "/assets/detail.js", bytes: PackageResources.detail_js, type: script),
+        Asset(path: "/assets/drawer.js", bytes: PackageResources.drawer_js, type: script),
         Asset(path: "/assets/model.js", bytes: PackageResources.model_js, type: script),
         Asset(path: "/assets/spotlight.js", bytes: PackageResources.spotlight_js, type: script),
         Asset(path: "/assets/favicon.svg", bytes: PackageResources.favicon_svg, type: "image/svg+xml"),
