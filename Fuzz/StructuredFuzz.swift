@@ -1,4 +1,3 @@
-import CJSONScan
 import FoundationEssentials
 
 // libFuzzer target: any line read by a json parser (first byte even) or a logfmt parser (odd) either parses or
@@ -47,8 +46,7 @@ func checkScannersAgree(_ line: [UInt8]) {
             try scanner.scanObjectExactly(base, p.count, into: &exact)
             accepted = true
         } catch { accepted = false }
-        let supported = cjs_supported_isas()
-        for isa in [CJS_ISA_PORTABLE, CJS_ISA_SSE2, CJS_ISA_AVX2, CJS_ISA_AVX512] where supported & isa != 0 {
+        for (_, isa) in JSONLineScanner.instructionSets {
             var fast: [FieldValue] = []
             let fastAccepted = scanner.scanFast(base, p.count, into: &fast, isa: isa)
             precondition(fastAccepted == accepted && (!accepted || fast == exact),

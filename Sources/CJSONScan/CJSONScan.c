@@ -24,6 +24,22 @@ typedef struct {
     uint64_t quote, backslash, space, op, control, high;
 } block_masks;
 
+/// A member's kind: FieldValue.Kind's raw values.
+enum { KIND_STRING = 1, KIND_NUMBER = 2, KIND_TRUE = 3, KIND_FALSE = 4, KIND_NULL = 5, KIND_OBJECT = 6, KIND_ARRAY = 7 };
+
+/// The kind of a validated value from its first byte.
+static inline uint8_t kind_of(uint8_t first) {
+    switch (first) {
+    case '"': return KIND_STRING;
+    case '{': return KIND_OBJECT;
+    case '[': return KIND_ARRAY;
+    case 't': return KIND_TRUE;
+    case 'f': return KIND_FALSE;
+    case 'n': return KIND_NULL;
+    default: return KIND_NUMBER;
+    }
+}
+
 // MARK: classification, one per instruction set
 
 static inline void classify_portable(const uint8_t *b, block_masks *m) {
@@ -383,14 +399,14 @@ value:
         case '"': {
             int64_t start = i + 1;
             if (NEXT_TOKEN(i) < 0) return CJS_REFUSED;
-            if (depth == 1) MEMBER(start, i, 1, holds_backslash(&c, start, i));
+            if (depth == 1) MEMBER(start, i, KIND_STRING, holds_backslash(&c, start, i));
             goto after_value;
         }
-        case 't': kind = 3; end = literal_end(p, n, (size_t)i, "true", 4); break;
-        case 'f': kind = 4; end = literal_end(p, n, (size_t)i, "false", 5); break;
-        case 'n': kind = 5; end = literal_end(p, n, (size_t)i, "null", 4); break;
+        case 't': kind = KIND_TRUE; end = literal_end(p, n, (size_t)i, "true", 4); break;
+        case 'f': kind = KIND_FALSE; end = literal_end(p, n, (size_t)i, "false", 5); break;
+        case 'n': kind = KIND_NULL; end = literal_end(p, n, (size_t)i, "null", 4); break;
         case '-': case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9':
-            kind = 2;
+            kind = KIND_NUMBER;
             end = number_end(p, n, (size_t)i);
             break;
         default:
@@ -415,7 +431,7 @@ close: // p[i] must close the innermost container
         *first_high = c.first_high;
         return (int64_t)count;
     }
-    if (depth == 1) MEMBER(value_start, i + 1, p[value_start] == '{' ? 6 : 7, 0);
+    if (depth == 1) MEMBER(value_start, i + 1, kind_of(p[value_start]), 0);
     goto after_value;
 }
 
@@ -510,12 +526,11 @@ int cjs_find_member(const uint8_t *p, size_t start, size_t end, const uint8_t *k
         if (key_escaped) {
             unsure = 1;
         } else if (key_end - key_start == key_length && memcmp(p + key_start, key, key_length) == 0) {
-            uint8_t first = p[value_start];
-            uint8_t kind = first == '"' ? 1 : first == '{' ? 6 : first == '[' ? 7 : first == 't' ? 3 : first == 'f' ? 4 : first == 'n' ? 5 : 2;
+            uint8_t kind = kind_of(p[value_start]);
             int value_escaped = 0;
-            if (kind == 1) string_end(p, value_start + 1, i, &value_escaped);
-            *out = (cjs_member){(int64_t)key_start, (int64_t)key_end, (int64_t)(kind == 1 ? value_start + 1 : value_start),
-                                (int64_t)(kind == 1 ? i - 1 : i), kind, 0, (uint8_t)value_escaped};
+            if (kind == KIND_STRING) string_end(p, value_start + 1, i, &value_escaped);
+            *out = (cjs_member){(int64_t)key_start, (int64_t)key_end, (int64_t)(kind == KIND_STRING ? value_start + 1 : value_start),
+                                (int64_t)(kind == KIND_STRING ? i - 1 : i), kind, 0, (uint8_t)value_escaped};
             found = 1;
         }
         i = skip_space(p, i, last);

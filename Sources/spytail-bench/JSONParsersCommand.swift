@@ -48,9 +48,7 @@ struct JSONParsersCommand: ParsableCommand {
         // The structural pass alone (no Swift fields, no UTF-8 check), with each instruction set this CPU has.
         var passes: [(String, Timing)] = []
         var room = [cjs_member](repeating: cjs_member(), count: 256)
-        let supported = cjs_supported_isas()
-        for (name, isa) in [("AVX-512BW", CJS_ISA_AVX512), ("AVX2", CJS_ISA_AVX2), ("SSE2", CJS_ISA_SSE2), ("byte loop", CJS_ISA_PORTABLE)]
-        where supported & isa != 0 {
+        for (name, isa) in JSONLineScanner.instructionSets {
             let timing = room.withUnsafeMutableBufferPointer { room in
                 measure(lines) { p, n in
                     var firstHigh: Int64 = -1

@@ -54,9 +54,7 @@ struct DashboardTests {
             ((try? browser.run("return document.querySelectorAll(arguments[0]).length", [selector])) as? Int) ?? -1
         }
 
-        func texts(_ selector: String) -> [String] {
-            ((try? browser.run("return [...document.querySelectorAll(arguments[0])].map(e => e.textContent)", [selector])) as? [String]) ?? []
-        }
+        func texts(_ selector: String) -> [String] { browser.texts(selector) }
 
         /// The messages of the rows the page shows, oldest first.
         var messages: [String] { texts("[data-entry-id] .message") }
@@ -79,10 +77,8 @@ struct DashboardTests {
             }
         }
 
-        /// The browser console's errors, leaving out what the tests provoke on purpose.
-        func consoleErrors() -> [String] {
-            ((try? browser.consoleLog()) ?? []).filter { $0.level == "SEVERE" }.map(\.message)
-        }
+        /// See `WebDriver.consoleErrors`.
+        func consoleErrors() -> [String] { browser.consoleErrors() }
     }
 
     /// The HTTP tests' rules with the glyphs and colours of config/default.json, as people configure them.
@@ -457,17 +453,12 @@ struct DashboardTests {
         defer { browser.quit() }
         try browser.open(page)
         #expect(browser.waitFor(20, "return document.querySelector('[data-test-summary]').dataset.done === 'true'"),
-                "\(texts(browser, "[data-test-summary]"))")
-        let failed = texts(browser, "[data-result=fail]")
-        let passed = texts(browser, "[data-result=pass]").count
+                "\(browser.texts("[data-test-summary]"))")
+        let failed = browser.texts("[data-result=fail]")
+        let passed = browser.texts("[data-result=pass]").count
         #expect(failed.isEmpty, "\(failed.joined(separator: "\n"))")
         #expect(passed >= 20, "\(passed) passed")
-        let errors = ((try? browser.consoleLog()) ?? []).filter { $0.level == "SEVERE" }.map(\.message)
-        #expect(errors.isEmpty, "\(errors)")
-    }
-
-    private func texts(_ browser: WebDriver, _ selector: String) -> [String] {
-        ((try? browser.run("return [...document.querySelectorAll(arguments[0])].map(e => e.textContent)", [selector])) as? [String]) ?? []
+        #expect(browser.consoleErrors().isEmpty, "\(browser.consoleErrors())")
     }
 
     /// The shipped binary serves the dashboard's page and modules, and nothing of its tests.
@@ -480,5 +471,17 @@ struct DashboardTests {
         #expect(try http.request("/assets/model.js").status == 200)
         #expect(try http.request("/test").status == 404)
         #expect(try http.request("/assets/tests.js").status == 404)
+    }
+}
+
+extension WebDriver {
+    /// The text of each element `selector` finds, in document order.
+    func texts(_ selector: String) -> [String] {
+        ((try? run("return [...document.querySelectorAll(arguments[0])].map(e => e.textContent)", [selector])) as? [String]) ?? []
+    }
+
+    /// The browser console's errors, leaving out what the tests provoke on purpose.
+    func consoleErrors() -> [String] {
+        ((try? consoleLog()) ?? []).filter { $0.level == "SEVERE" }.map(\.message)
     }
 }

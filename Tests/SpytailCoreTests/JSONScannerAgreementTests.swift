@@ -1,4 +1,3 @@
-import CJSONScan
 import Testing
 @testable import SpytailCore
 import SpytailLogGen
@@ -9,10 +8,7 @@ import SpytailLogGen
 /// (`JSONDifferentialTests.lines`), bytes that land on the pass's 64-byte block edges, and lines long enough
 /// to leave its window of backslash blocks.
 struct JSONScannerAgreementTests {
-    static var isas: [Int32] {
-        let supported = cjs_supported_isas()
-        return [CJS_ISA_PORTABLE, CJS_ISA_SSE2, CJS_ISA_AVX2, CJS_ISA_AVX512].filter { supported & $0 != 0 }
-    }
+    static var isas: [Int32] { JSONLineScanner.instructionSets.map(\.isa) }
 
     /// Every byte that matters to the pass put at each offset around the block edges (63, 64, 127, 128).
     static func edgeLines() -> [[UInt8]] {

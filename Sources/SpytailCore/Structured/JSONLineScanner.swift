@@ -48,15 +48,18 @@ public struct JSONLineScanner: Sendable {
             }
             members.withUnsafeBufferPointer { members in
                 fields.reserveCapacity(fields.count + Int(count))
-                for m in members[..<Int(count)] {
-                    var field = FieldValue(key: Int(m.key_start)..<Int(m.key_end), keyEscaped: m.key_escaped != 0,
-                                           range: Int(m.value_start)..<Int(m.value_end), kind: FieldValue.Kind(rawValue: m.kind)!)
-                    field.escaped = m.value_escaped != 0
-                    fields.append(field)
-                }
+                for m in members[..<Int(count)] { fields.append(FieldValue(m)) }
             }
             return true
         }
+    }
+
+    /// The instruction sets the fast scanner can use on this CPU, by name (the tests, the fuzz target and the
+    /// benchmark run each).
+    public static var instructionSets: [(name: String, isa: Int32)] {
+        let supported = cjs_supported_isas()
+        return [("AVX-512BW", CJS_ISA_AVX512), ("AVX2", CJS_ISA_AVX2), ("SSE2", CJS_ISA_SSE2), ("byte loop", CJS_ISA_PORTABLE)]
+            .filter { supported & $0.1 != 0 }
     }
 
     /// The exact scanner, a byte at a time: a refusal says what and where.
@@ -319,4 +322,13 @@ public struct JSONLineScanner: Sendable {
     /// Flags the bytes of `w` that are `"` or `\` (a validated string's only stops).
     @inline(__always)
     static func quoteOrBackslash(_ w: UInt64) -> UInt64 { zeroBytes(w ^ (ones &* 0x22)) | zeroBytes(w ^ (ones &* 0x5C)) }
+}
+
+extension FieldValue {
+    /// A member as `CJSONScan` writes it (its kind is `Kind`'s raw value).
+    init(_ m: cjs_member) {
+        self.init(key: Int(m.key_start)..<Int(m.key_end), keyEscaped: m.key_escaped != 0,
+                  range: Int(m.value_start)..<Int(m.value_end), kind: Kind(rawValue: m.kind)!)
+        escaped = m.value_escaped != 0
+    }
 }

@@ -50,15 +50,13 @@ public enum JSONWalker {
     /// Looked for in C (`cjs_find_member`, strings skipped 16 bytes at a time); here only when a key there
     /// holds an escape.
     public static func member(in text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, named key: UnsafeBufferPointer<UInt8>) -> FieldValue? {
-        guard let p = text.baseAddress, let name = key.baseAddress else { return nil }
+        guard let p = text.baseAddress else { return nil }
+        // An empty key may come without an address: the Swift walk takes it.
+        guard let name = key.baseAddress else { return memberDecodingKeys(in: text, range, named: key) }
         var m = cjs_member()
         switch cjs_find_member(p, range.lowerBound, range.upperBound, name, key.count, &m) {
         case 0: return nil
-        case 1:
-            var field = FieldValue(key: Int(m.key_start)..<Int(m.key_end), keyEscaped: false,
-                                   range: Int(m.value_start)..<Int(m.value_end), kind: FieldValue.Kind(rawValue: m.kind)!)
-            field.escaped = m.value_escaped != 0
-            return field
+        case 1: return FieldValue(m)
         default: return memberDecodingKeys(in: text, range, named: key)
         }
     }
