@@ -12,9 +12,3 @@ protocol BatchTransport: AnyObject {
     /// The output stops: releases everything.
     func close()
 }
-
-enum DeliveryOutcome: Equatable {
-    case accepted
-    /// `refused`: the destination said no (a 4xx, a RELP 500): retried slowly until a reload fixes it.
-    case failed(reason: String, refused: Bool)
-}

@@ -59,10 +59,9 @@ final class ClickHouseTransport: BatchTransport {
             let status = response.status.code
             if status == 200 { return .accepted }
             let text = response.body.map { String(buffer: $0) }?.trimmingWhitespace() ?? ""
-            let reason = "HTTP \(status)" + (text.isEmpty ? "" : ": \(text.prefix(500))")
-            return .failed(reason: reason, refused: (400..<500).contains(Int(status)))
+            return .failed(.status(code: Int(status), text: text))
         } catch {
-            return .failed(reason: Self.describe(error), refused: false)
+            return .failed(.connection(Self.describe(error)))
         }
     }
 

@@ -1,11 +1,10 @@
-import Glibc
-
 /// What a batching output holds between the pipeline and its destination: the batch being filled and the
 /// sealed batches in order (the first one is the one being sent). Bounded by `bufferMaxRecords` unless
 /// told to take everything (a reload hands it all over). A record cut at the end of a write is carried
-/// until the rest comes. Not thread-safe: its output guards it.
+/// until the rest comes. Time is the delivery's own (`now` since the output's origin). Not thread-safe: its
+/// output guards it.
 struct RecordBuffer {
-    struct Batch {
+    struct Batch: Equatable {
         var bytes: [UInt8] = []
         var records = 0
     }
@@ -15,7 +14,7 @@ struct RecordBuffer {
     let bufferMaxRecords: Int
     private(set) var open = Batch()
     /// When the open batch got its first record (nil: it is empty).
-    private(set) var openedAt: ContinuousClock.Instant?
+    private(set) var openedAt: Duration?
     private(set) var sealed: [Batch] = []
     /// Records in the open and sealed batches.
     private(set) var records = 0
@@ -33,7 +32,7 @@ struct RecordBuffer {
 
     /// Takes whole records from `bytes` while there is room; returns the bytes and records taken (the rest
     /// waits for room).
-    mutating func take(_ bytes: UnsafeBufferPointer<UInt8>, now: ContinuousClock.Instant) -> (bytes: Int, records: Int) {
+    mutating func take(_ bytes: UnsafeBufferPointer<UInt8>, now: Duration) -> (bytes: Int, records: Int) {
         guard carry.isEmpty else {  // rare: the last write ended inside a record
             let joined = carry + Array(bytes)
             let carried = carry.count
@@ -69,13 +68,13 @@ struct RecordBuffer {
 
     /// Seals the open batch when it is due (`maxAge` after its first record) or `force`d (a stop).
     /// Returns whether a batch is ready to send.
-    mutating func sealIfDue(now: ContinuousClock.Instant, maxAge: Duration, force: Bool) -> Bool {
+    mutating func sealIfDue(now: Duration, maxAge: Duration, force: Bool) -> Bool {
         if let openedAt, open.records > 0, force || now - openedAt >= maxAge { seal() }
         return !sealed.isEmpty
     }
 
     /// When the open batch is due (nil: empty).
-    func openDeadline(maxAge: Duration) -> ContinuousClock.Instant? { openedAt.map { $0 + maxAge } }
+    func openDeadline(maxAge: Duration) -> Duration? { openedAt.map { $0 + maxAge } }
 
     /// The first sealed batch was acknowledged.
     mutating func removeFirst() {

@@ -30,12 +30,12 @@ final class SyslogTransport: BatchTransport {
             self.connection = connection
             return .accepted
         } catch {
-            return .failed(reason: error.description, refused: false)
+            return .failed(.connection(error.description))
         }
     }
 
     func send(_ batch: RecordBuffer.Batch) -> DeliveryOutcome {
-        guard let connection else { return .failed(reason: "not connected", refused: false) }
+        guard let connection else { return .failed(.connection("not connected")) }
         do {
             switch settings.transport {
             case .tcp:
@@ -47,12 +47,12 @@ final class SyslogTransport: BatchTransport {
                     try? connection.send(Array(datagram))
                 }
             case .relp:
-                guard let relp else { return .failed(reason: "no RELP session", refused: false) }
-                if let refusal = try relp.send(Self.messages(in: batch.bytes)) { return .failed(reason: refusal, refused: true) }
+                guard let relp else { return .failed(.connection("no RELP session")) }
+                if let refusal = try relp.send(Self.messages(in: batch.bytes)) { return .failed(.refused(refusal)) }
             }
             return .accepted
         } catch {
-            return .failed(reason: error.description, refused: false)
+            return .failed(.connection(error.description))
         }
     }
 

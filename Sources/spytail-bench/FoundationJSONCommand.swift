@@ -12,7 +12,7 @@ struct FoundationJSONCommand: ParsableCommand {
     @Argument(help: "Where the kept records go.") var output: String
 
     func run() throws {
-        FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         guard let out = FileHandle(forWritingAtPath: output) else { throw ValidationError("cannot write \(output)") }
         defer { try? out.close() }
         var pending = Data()
