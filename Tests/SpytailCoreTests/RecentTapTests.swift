@@ -76,4 +76,31 @@ struct RecentTapTests {
             #expect(batch.items.map(\.message) == batches[0].items.map(\.message), "\(c.name)")
         }
     }
+
+    /// A message JSON writes as it is is found inside its record and not stored twice; one JSON had to escape
+    /// (or one with a backslash, which could hide an escaped quote) is kept as a copy of the raw bytes.
+    @Test func aMessageWrittenAsItIsIsFoundInItsRecordOtherwiseCopied() throws {
+        func found(_ message: String, _ record: String) -> String? {
+            let m = Array(message.utf8), r = Array(record.utf8)
+            let range = m.withUnsafeBufferPointer { mp in r.withUnsafeBufferPointer { RecentTap.verbatim(mp, in: $0) } }
+            return range.map { String(decoding: r[$0], as: UTF8.self) }
+        }
+        #expect(found("Store: tick", #"{"id":"a","tags":["message"],"message":"Store: tick","detail":null}"#) == "Store: tick")
+        #expect(found("", #"{"id":"a","message":"","detail":null}"#) == "")
+        #expect(found(#"say "hi""#, #"{"id":"a","message":"say \"hi\"","detail":null}"#) == nil)
+        #expect(found(#"a\"#, #"{"id":"a","message":"a\\","detail":null}"#) == nil)
+        #expect(found("ab", #"{"id":"a","message":"abc"}"#) == nil, "a prefix of the value is not the value")
+        #expect(found("x", #"{"id":"a","detail":"x"}"#) == nil, "no message key")
+        #expect(found("tick", #"{"id":"\"message\":\"tick\"","message":"tock"}"#) == nil, "an escaped key inside a value is not the key")
+
+        let (batch, _) = try tapped(capacity: 10)
+        let b = try #require(batch)
+        let records = (0..<b.count).map { b.record($0).count }.reduce(0, +)
+        let quoted = #"query "failed""#.utf8.count
+        #expect(b.bytes.count == records + quoted, "only the message JSON escaped is stored a second time")
+        #expect((0..<b.count).map { text(b.message($0)) }.contains(#"query "failed""#))
+        for index in 0..<b.count where text(b.message(index)) != #"query "failed""# {
+            #expect(b.record(index).indices.contains(b.items[index].message.lowerBound), "message \(index) lies in its record")
+        }
+    }
 }

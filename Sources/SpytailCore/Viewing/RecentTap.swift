@@ -1,3 +1,5 @@
+import Glibc
+
 /// Copies the entries a pipeline lets through for viewers (the HTTP face) into a `RecentBatch`, keeping only
 /// the newest `capacity` until they are taken. Owned by one pipeline, used from its thread.
 public final class RecentTap {
@@ -30,30 +32,52 @@ public final class RecentTap {
     public func observe(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>, record: UnsafeBufferPointer<UInt8>) {
         var length = record.count
         if length > 0 && record[length - 1] == 0x0A { length -= 1 }
+        let kept = UnsafeBufferPointer(rebasing: record[..<length])
+        let message = UnsafeBufferPointer(rebasing: text[entry.message])
         let start = bytes.count
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: record[..<length]))
-        let messageStart = bytes.count
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[entry.message]))
+        bytes.append(contentsOf: kept)
+        let messageRange: Range<Int>
+        if let within = Self.verbatim(message, in: kept) {
+            messageRange = (start + within.lowerBound)..<(start + within.upperBound)
+        } else {
+            bytes.append(contentsOf: message)
+            messageRange = (start + kept.count)..<bytes.count
+        }
         items.append(RecentBatch.Item(category: entry.category, tags: entry.tags, source: entry.file.source,
-                                      record: start..<messageStart, message: messageStart..<bytes.count))
+                                      record: start..<(start + kept.count), message: messageRange))
         if items.count >= 2 * capacity { keepNewest() }
     }
 
+    private static let messageKey = Array(#""message":""#.utf8)
+
+    /// Where `record` holds `message` byte for byte as its `message` value (no byte of it needed escaping), so
+    /// the entry needs no second copy. The first `"message":"` of a jsonl record is its key: inside a JSON
+    /// string every quote is escaped. A message without a backslash whose bytes follow the key and are
+    /// followed by a quote is the whole value: a quote inside the value would come after a backslash.
+    static func verbatim(_ message: UnsafeBufferPointer<UInt8>, in record: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        guard let recordBase = record.baseAddress,
+              message.isEmpty || memchr(message.baseAddress!, 0x5C, message.count) == nil else { return nil }
+        guard let key = messageKey.withUnsafeBufferPointer({ ByteNeedle.offset(of: $0, in: record) }) else { return nil }
+        let start = key + messageKey.count
+        let end = start + message.count
+        guard end < record.count, record[end] == 0x22,
+              message.isEmpty || memcmp(recordBase + start, message.baseAddress!, message.count) == 0 else { return nil }
+        return start..<end
+    }
+
     /// The entries observed since the last take, oldest first (at most `capacity`; nil when none), and how
-    /// many older ones were dropped; both reset.
+    /// many older ones were dropped; both reset. The batch is an exact-size copy (it may be held for a long
+    /// time by the viewers' ring); the tap keeps its own buffers for the next entries.
     public func take() -> (batch: RecentBatch?, dropped: Int) {
         if items.count > capacity { keepNewest() }
-        guard !items.isEmpty else {
-            defer { dropped = 0 }
-            return (nil, dropped)
-        }
-        let batch = RecentBatch(bytes: bytes, items: items, names: names)
         defer {
-            // The next batch is likely the size of this one: one allocation, no regrowing.
-            (bytes, items, dropped) = ([], [], 0)
-            bytes.reserveCapacity(batch.bytes.count)
-            items.reserveCapacity(batch.count)
+            bytes.removeAll(keepingCapacity: true)
+            items.removeAll(keepingCapacity: true)
+            dropped = 0
         }
+        guard !items.isEmpty else { return (nil, dropped) }
+        let batch = RecentBatch(bytes: bytes.withUnsafeBufferPointer { Array($0) }, items: items.withUnsafeBufferPointer { Array($0) },
+                                names: names)
         return (batch, dropped)
     }
 
@@ -64,9 +88,6 @@ public final class RecentTap {
         dropped += extra
         let cut = items[extra].record.lowerBound
         bytes.removeFirst(cut)
-        items = items[extra...].map {
-            RecentBatch.Item(category: $0.category, tags: $0.tags, source: $0.source, record: ($0.record.lowerBound - cut)..<($0.record.upperBound - cut),
-                             message: ($0.message.lowerBound - cut)..<($0.message.upperBound - cut))
-        }
+        items = items[extra...].map { $0.shifted(by: cut) }
     }
 }

@@ -259,6 +259,7 @@ public final class ScanRunner: BlockSink {
             try output.writer.forSource(block.file.source).write(buffer.bytes)  // a block holds one file's entries
         }
         if let onBlockWritten { onBlockWritten(block.recent.batch, block.recent.dropped) }
+        block.recent = (nil, 0)  // a spare block does not keep its entries alive: the viewers' ring holds them
         spare.append(block)
     }
 
