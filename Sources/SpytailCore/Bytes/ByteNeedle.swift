@@ -46,20 +46,6 @@ public struct ByteNeedle: Sendable, Hashable, CustomStringConvertible {
         return false
     }
 
-    /// Where `needle` (not empty) first occurs in `haystack`.
-    public static func offset(of needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard needle.count > 0, haystack.count >= needle.count, let base = haystack.baseAddress else { return nil }
-        let lastStart = base + (haystack.count - needle.count)
-        var cursor = base
-        while cursor <= lastStart {
-            guard let hit = memchr(cursor, Int32(needle[0]), lastStart - cursor + 1) else { return nil }
-            let candidate = hit.assumingMemoryBound(to: UInt8.self)
-            if memcmp(candidate, needle.baseAddress!, needle.count) == 0 { return base.distance(to: candidate) }
-            cursor = UnsafePointer(candidate) + 1
-        }
-        return nil
-    }
-
     /// Whether `haystack` starts with `needle`.
     @inlinable
     public static func isPrefix(_ needle: UnsafeBufferPointer<UInt8>, of haystack: UnsafeBufferPointer<UInt8>) -> Bool {

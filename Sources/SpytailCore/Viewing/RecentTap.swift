@@ -48,21 +48,40 @@ public final class RecentTap {
         if items.count >= 2 * capacity { keepNewest() }
     }
 
-    private static let messageKey = Array(#""message":""#.utf8)
+    /// `"message` as one little-endian word, and the `":"` after it.
+    private static let messageWord = UInt64(littleEndian: Array(#""message"#.utf8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+    private static let keyLength = 11  // "message":"
 
     /// Where `record` holds `message` byte for byte as its `message` value (no byte of it needed escaping), so
     /// the entry needs no second copy. The first `"message":"` of a jsonl record is its key: inside a JSON
     /// string every quote is escaped. A message without a backslash whose bytes follow the key and are
     /// followed by a quote is the whole value: a quote inside the value would come after a backslash.
     static func verbatim(_ message: UnsafeBufferPointer<UInt8>, in record: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
-        guard let recordBase = record.baseAddress,
+        guard let key = messageKey(in: record),
               message.isEmpty || memchr(message.baseAddress!, 0x5C, message.count) == nil else { return nil }
-        guard let key = messageKey.withUnsafeBufferPointer({ ByteNeedle.offset(of: $0, in: record) }) else { return nil }
-        let start = key + messageKey.count
+        let start = key + keyLength
         let end = start + message.count
         guard end < record.count, record[end] == 0x22,
-              message.isEmpty || memcmp(recordBase + start, message.baseAddress!, message.count) == 0 else { return nil }
+              message.isEmpty || memcmp(record.baseAddress! + start, message.baseAddress!, message.count) == 0 else { return nil }
         return start..<end
+    }
+
+    /// The offset of the first `"message":"` in `record`: each `m` (rare before the key: ids are hex, times
+    /// digits) is checked as the second byte of one word.
+    static func messageKey(in record: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let base = record.baseAddress, record.count > keyLength else { return nil }
+        var from = 1
+        while from <= record.count - keyLength + 1 {
+            guard let hit = memchr(base + from, 0x6D, record.count - keyLength + 1 - from) else { return nil }
+            let m = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            let key = m - 1
+            if UnsafeRawPointer(base + key).loadUnaligned(as: UInt64.self) == messageWord,
+               record[key + 8] == 0x22, record[key + 9] == 0x3A, record[key + 10] == 0x22 {
+                return key
+            }
+            from = m + 1
+        }
+        return nil
     }
 
     /// The entries observed since the last take, oldest first (at most `capacity`; nil when none), and how
