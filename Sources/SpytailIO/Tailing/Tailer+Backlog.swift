@@ -16,7 +16,7 @@ extension Tailer {
         try pipeline.flush()  // what came before goes out first
         let outputs = configuration.outputs.map { output in
             OpenOutput(formatter: output.formatter,
-                       writer: PatientWriter(output.writer, waitForSpace: { (error) throws(SinkError) in try self.waitForSpace(error) },
+                       writer: PatientWriter(output.writer, waitForSpace: { (error) throws(SinkError) in try self.waitForRoom(error) },
                                              spaceAgain: { self.endStall() }))
         }
         let runner = ScanRunner(config: configFile.compiled, outputs: outputs, events: events, recentCapacity: backlogTapCapacity)
@@ -42,26 +42,6 @@ extension Tailer {
             events.report(.gap(path: file.path, bytes: nil, reason: GapReport.Reason.damaged.rawValue))
         }
         return backlog
-    }
-
-    /// An output filled up under a backlog: said once, retried every `stallRetry` (or as soon as a network
-    /// output acknowledged records) right here (memory stays
-    /// bounded by the blocks in flight). A stop meanwhile abandons the backlog: from then on this process
-    /// saves no checkpoint, so everything after the last saved one is read again after the restart.
-    func waitForSpace(_ error: SinkError) throws(SinkError) {
-        stall(error)
-        while !stopRequested, let retry = condition.nextDeadline(settings: settings), case let left = retry - uptime, left > .zero {
-            telemetry?.beat()
-            if case .some(.some(let event)) = inbox.pop(timeout: waitsOnClock ? nil : min(left, TelemetryPublisher.heartbeat)) {
-                deferred += [event] + inbox.drain()
-                if deferred.contains(where: \.isAcknowledgement) { break }  // a network output has room again
-            }
-        }
-        if stopRequested {
-            condition.freezeCheckpoints()
-            report(.stoppedMidCatchUp)
-            throw error
-        }
     }
 
     /// A rotated member read whole from `offset` through the block path, its content checked first; nil when

@@ -76,10 +76,8 @@ extension Tailer {
     }
 
     /// A rotated member being caught up cannot pause and be come back to later (a gzip stream has no
-    /// position to return to), so while an output is full the catch-up waits here, retrying every second:
-    /// memory stays bounded by one read chunk. Events that arrive meanwhile are kept for the loop. A stop
-    /// request abandons the catch-up: from then on this process saves no checkpoint, so everything after
-    /// the last saved one is read again after the restart.
+    /// position to return to), so while an output is full the catch-up waits here (`waitForRoom`): memory
+    /// stays bounded by one read chunk.
     func waitWhileStalled() throws(SinkError) {
         guard pipeline.isStalled else { return }
         while true {
@@ -87,21 +85,31 @@ extension Tailer {
                 try pipeline.flush()
                 break
             } catch where error.cause.pausesReading {
-                stall(error)  // said once; the retry clock starts now
-                while !stopRequested, let retry = condition.nextDeadline(settings: settings), case let left = retry - uptime, left > .zero {
-                    if case .some(.some(let event)) = inbox.pop(timeout: left) {
-                        deferred += [event] + inbox.drain()
-                        if deferred.contains(where: \.isAcknowledgement) { break }  // room again: retry now
-                    }
-                }
-                if stopRequested {
-                    condition.freezeCheckpoints()
-                    report(.stoppedMidCatchUp)
-                    throw error
-                }
+                try waitForRoom(error)
             }
         }
         endStall()
+    }
+
+    /// The one wait inside a catch-up or a backlog while an output is full (they cannot return to the loop
+    /// and come back): the stall is said once, and the wait lasts until the retry is due, or a network output
+    /// acknowledged records (room again). Events that arrive meanwhile are kept for the loop; the heartbeat
+    /// goes on (`/healthz` stays green). A stop request abandons the catch-up: from then on this process saves
+    /// no checkpoint, so everything after the last saved one is read again after the restart.
+    func waitForRoom(_ error: SinkError) throws(SinkError) {
+        stall(error)
+        while !stopRequested, let retry = condition.nextDeadline(settings: settings), case let left = retry - uptime, left > .zero {
+            telemetry?.beat()
+            if case .some(.some(let event)) = inbox.pop(timeout: waitsOnClock ? nil : min(left, TelemetryPublisher.heartbeat)) {
+                deferred += [event] + inbox.drain()
+                if deferred.contains(where: \.isAcknowledgement) { break }
+            }
+        }
+        if stopRequested {
+            condition.freezeCheckpoints()
+            report(.stoppedMidCatchUp)
+            throw error
+        }
     }
 
     /// Whether SIGTERM or SIGINT is among the events put aside.
