@@ -55,13 +55,16 @@ extension Tailer {
     /// A retired file seen again at `path`: grown → drained again from its offset; shorter → forgotten.
     func revive(_ old: RetiredFile, at path: String, size: Int64) throws(SinkError) {
         let checkpoint = old.checkpoint
-        guard size != checkpoint.offset else { return }
-        forget(checkpoint.identity)
-        guard size > checkpoint.offset else {
-            report(.shorterThanRead(path: path, offset: checkpoint.offset, size: size))
+        switch FileLifecycle.revive(size: size, offset: checkpoint.offset) {
+        case .unchanged:
             return
+        case .forget:
+            forget(checkpoint.identity)
+            report(.shorterThanRead(path: path, offset: checkpoint.offset, size: size))
+        case .drainAgain:
+            forget(checkpoint.identity)
+            try drain(path, from: checkpoint.offset, fingerprint: checkpoint.fingerprint, as: checkpoint.path)
         }
-        try drain(path, from: checkpoint.offset, fingerprint: checkpoint.fingerprint, as: checkpoint.path)
     }
 
     /// Opens a rotated-away plain file and drains it from `offset` (its records carry the live path). Returns
