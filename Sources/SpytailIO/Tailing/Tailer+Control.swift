@@ -13,38 +13,42 @@ extension Tailer {
 
     /// SIGUSR1: recording ⇄ idle.
     func toggleRecording() throws(SinkError) {
-        switch state {
-        case .recording: try enter(.idle)
-        case .idle: try enter(.recording)
-        case .disabled: report(.toggleIgnoredWhileDisabled)
-        }
+        guard let next = StateChange.toggled(state) else { return report(.toggleIgnoredWhileDisabled) }
+        try enter(next)
     }
 
-    /// Moves to `newState`. Leaving idle reports what was skipped as one gap per file; disabling parks every
-    /// file and drops every watch; enabling watches again and resumes the parked files.
+    /// Moves to `newState`, carrying out `StateChange`'s steps.
     func enter(_ newState: SpyState) throws(SinkError) {
-        guard newState != state else { return }
         let old = state
-        if old == .disabled {
+        let steps = StateChange.steps(from: old, to: newState)
+        guard !steps.isEmpty else { return }
+        for step in steps {
+            if step == .sleep { state = newState }
+            try carryOut(step, from: old, to: newState)
+        }
+        state = newState
+        events.report(.stateChanged(newState))
+    }
+
+    private func carryOut(_ step: StateChange.Step, from old: SpyState, to newState: SpyState) throws(SinkError) {
+        switch step {
+        case .wakeUp:
             state = newState
             rewatch()
             for (path, checkpoint) in positions.unparkAll() { try resume(path, from: [checkpoint]) }
             try reconcileEverything()
-        }
-        // An entry the multiline assembler still holds was read under the old state: it goes out (recording) or
-        // into the gap (idle) before the state changes, not whenever the idle timeout hands it out.
-        if old != newState && (old == .idle || newState == .idle) {
+        case .flushPendingEntries:
             for file in files.values { try file.flushPendingEntry(emit) }
-        }
-        for file in files.values {
-            if newState == .idle { file.skippedFrom = file.resumeOffset }
-            if old == .idle && newState != .idle, let from = file.skippedFrom, let source = file.source, file.resumeOffset > from {
-                try reportGap(GapReport(file: source, offset: from, bytes: file.resumeOffset - from, reason: .idle))
+        case .startSkipping:
+            for file in files.values { file.skippedFrom = file.resumeOffset }
+        case .reportSkipped:
+            for file in files.values {
+                if let from = file.skippedFrom, let source = file.source, file.resumeOffset > from {
+                    try reportGap(GapReport(file: source, offset: from, bytes: file.resumeOffset - from, reason: .idle))
+                }
+                file.skippedFrom = nil
             }
-            if old == .idle { file.skippedFrom = nil }
-        }
-        state = newState
-        if newState == .disabled {
+        case .sleep:
             for file in Array(files.values) {
                 if let checkpoint = file.checkpoint() { positions.park(checkpoint, at: file.followPath) }
                 releaseDrainWatch(of: file)
@@ -54,7 +58,6 @@ extension Tailer {
             byPath = [:]
             rewatch()
         }
-        events.report(.stateChanged(newState))
     }
 
     /// SIGHUP or an edit of the config file: the new config applies from the next line, positions kept.
