@@ -82,28 +82,29 @@ extension Tailer {
         events.report(.closed(path: file.followPath, reason: reason))
     }
 
-    /// Keeps open descriptors under `tail.maxOpenFiles`: drained files are closed first, then the followed
-    /// files quiet the longest are parked (closed, their position kept, reopened on their next event).
+    /// Keeps open descriptors under `tail.maxOpenFiles`, releasing what `DescriptorBudget` picks.
     func makeRoom() throws(SinkError) {
         let limit = settings.maxOpenFiles
-        guard files.count >= limit else { return }
-        let byAge = files.values.sorted {
-            ($0.lifecycle.isFollowed ? 1 : 0, $0.lifecycle.lastGrowth) < ($1.lifecycle.isFollowed ? 1 : 0, $1.lifecycle.lastGrowth)
+        let open = files.values.map {
+            DescriptorBudget.OpenFile(key: $0.identity, isFollowed: $0.lifecycle.isFollowed, lastGrowth: $0.lifecycle.lastGrowth)
         }
-        for file in byAge.prefix(max(1, files.count - limit + 1 + limit / 10)) {
-            guard file.lifecycle.isFollowed else {
+        for release in DescriptorBudget.releases(open, limit: limit) {
+            switch release {
+            case .drainAndClose(let identity):
+                guard let file = files[identity] else { continue }
                 try read(file)
                 try close(file, reason: "drained and closed to stay under \(limit) open files")
-                continue
+            case .park(let identity):
+                guard let file = files[identity] else { continue }
+                // Parked at its resume offset: a held line or pending entry is read again on reopening, not
+                // emitted now. A file with nothing delivered yet simply starts again from 0.
+                if let checkpoint = file.checkpoint() { positions.park(checkpoint, at: file.followPath) }
+                file.lifecycle.park()
+                file.close()
+                files[file.identity] = nil
+                byPath[file.followPath] = nil
+                events.report(.closed(path: file.followPath, reason: "parked to stay under \(limit) open files"))
             }
-            // Parked at its resume offset: a held line or pending entry is read again on reopening, not
-            // emitted now. A file with nothing delivered yet simply starts again from 0.
-            if let checkpoint = file.checkpoint() { positions.park(checkpoint, at: file.followPath) }
-            file.lifecycle.park()
-            file.close()
-            files[file.identity] = nil
-            byPath[file.followPath] = nil
-            events.report(.closed(path: file.followPath, reason: "parked to stay under \(limit) open files"))
         }
     }
 }
