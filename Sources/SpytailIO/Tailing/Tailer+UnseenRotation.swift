@@ -50,20 +50,10 @@ extension Tailer {
         newestCopies = looked
     }
 
-    /// The copies of `chain` (oldest first) up to `index` newer than the newest one whose content was seen
-    /// under `live`, oldest first. Copies newer than `index` wait for their own arrival (one may still be
-    /// being written). Without any seen copy, only the newest copy counts, and only with `newestAlone`: older
-    /// ones are history (renamed along by logrotate, say), not content that went by while this run looked away.
-    func unseenCopies(_ chain: [String], through index: Int, under live: String,
-                      newestAlone: Bool) -> [(path: String, fingerprint: Fingerprint)] {
-        var unseen: [(path: String, fingerprint: Fingerprint)] = []
-        for copy in chain[...index].reversed() {
-            guard let fingerprint = Fingerprinter.ofFile(copy) else { continue }
-            if hasSeen(fingerprint, under: live) { return unseen.reversed() }
-            unseen.append((copy, fingerprint))
-        }
-        guard newestAlone, index == chain.count - 1, let newest = unseen.first, newest.path == chain[index] else { return [] }
-        return [newest]
+    /// The copies of `chain` up to `index` whose content went by unseen under `live` (`UnseenCopies`).
+    func unseenCopies(_ chain: [String], through index: Int, under live: String, newestAlone: Bool) -> [UnseenCopies.Copy] {
+        UnseenCopies.pick(chain, through: index, newestAlone: newestAlone, fingerprint: Fingerprinter.ofFile,
+                          seen: { hasSeen($0, under: live) })
     }
 
     /// Who owns a rotated copy, as the config and the files followed now say.
