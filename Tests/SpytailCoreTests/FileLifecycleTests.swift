@@ -120,10 +120,22 @@ struct RunConditionTests {
         #expect(!r4, "said once")
         #expect(run.nextDeadline(settings: Self.settings) == .seconds(12))
         let r5 = run.outputsWritable(at: .seconds(14))
-        #expect(r5 == .seconds(4), "counted from the stall's start")
+        #expect(r5 == .init(paused: .seconds(4), said: true), "counted from the stall's start")
         #expect(run.state == .running && run.mayCheckpoint)
         let r6 = run.outputsWritable(at: .seconds(15))
         #expect(r6 == nil)
+    }
+
+    @Test func aStallANetworkOutputSaysItselfIsNotSaidByTheRunNorItsEnd() {
+        var run = RunCondition()
+        let started = run.outputFull(at: .seconds(1), said: false)
+        #expect(started && !run.saysStall)
+        let again = run.outputFull(at: .seconds(2), said: true)
+        #expect(!again && !run.saysStall, "a retry neither restarts the stall nor changes who says it")
+        let resumed = run.outputsWritable(at: .seconds(5))
+        #expect(resumed == .init(paused: .seconds(4), said: false))
+        let next = run.outputFull(at: .seconds(6), said: true)
+        #expect(next && run.saysStall, "the next stall is a full disk's")
     }
 
     @Test func checkpointFailuresAreSaidOnceAndTheRecoveryToo() {

@@ -5,7 +5,8 @@ public struct RunCondition: Sendable, Equatable {
     public enum State: Sendable, Equatable {
         case running
         /// An output is full: reading pauses, nothing is checkpointed, the output is retried every `stallRetry`.
-        case stalled(since: Duration, lastRetry: Duration)
+        /// `said`: the run says the stall and its end (a full disk); a network output says its own problems.
+        case stalled(since: Duration, lastRetry: Duration, said: Bool)
     }
 
     public enum Checkpoints: Sendable, Equatable {
@@ -25,29 +26,39 @@ public struct RunCondition: Sendable, Equatable {
     /// Checkpoints move only while running and not frozen: never ahead of what every output took.
     public var mayCheckpoint: Bool { state == .running && checkpoints != .frozen }
 
-    /// An output reported it is full at `now`. Returns true the first time (to be said once).
-    public mutating func outputFull(at now: Duration) -> Bool {
+    /// An output reported it is full at `now`. Returns true when this starts a stall (to be said once, by the
+    /// run when `said`: see `saysStall`).
+    public mutating func outputFull(at now: Duration, said: Bool = true) -> Bool {
         switch state {
         case .running:
-            state = .stalled(since: now, lastRetry: now)
+            state = .stalled(since: now, lastRetry: now, said: said)
             return true
-        case .stalled(let since, _):
-            state = .stalled(since: since, lastRetry: now)
+        case .stalled(let since, _, let said):
+            state = .stalled(since: since, lastRetry: now, said: said)
             return false
         }
     }
 
+    /// Whether the run says the current stall and its end (the output that stalled it does not say its own).
+    public var saysStall: Bool { if case .stalled(_, _, let said) = state { said } else { false } }
+
+    /// The end of a stall: how long reading was paused, and whether the run says so.
+    public struct Resumption: Sendable, Equatable {
+        public let paused: Duration
+        public let said: Bool
+    }
+
     /// Whether a retry of the full output is due at `now`.
     public func retryDue(at now: Duration, settings: RunSettings) -> Bool {
-        guard case .stalled(_, let lastRetry) = state else { return false }
+        guard case .stalled(_, let lastRetry, _) = state else { return false }
         return now - lastRetry >= settings.stallRetry
     }
 
     /// Every output took its bytes: returns how long reading was paused (nil: it was not).
-    public mutating func outputsWritable(at now: Duration) -> Duration? {
-        guard case .stalled(let since, _) = state else { return nil }
+    public mutating func outputsWritable(at now: Duration) -> Resumption? {
+        guard case .stalled(let since, _, let said) = state else { return nil }
         state = .running
-        return now - since
+        return Resumption(paused: now - since, said: said)
     }
 
     /// A stop came while a catch-up waited on a full output: the catch-up is abandoned, checkpoints freeze.
@@ -69,7 +80,7 @@ public struct RunCondition: Sendable, Equatable {
 
     /// When the next retry of a full output is due (nil: not stalled).
     public func nextDeadline(settings: RunSettings) -> Duration? {
-        guard case .stalled(_, let lastRetry) = state else { return nil }
+        guard case .stalled(_, let lastRetry, _) = state else { return nil }
         return lastRetry + settings.stallRetry
     }
 }

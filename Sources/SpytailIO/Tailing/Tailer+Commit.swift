@@ -5,9 +5,9 @@ extension Tailer {
     /// An output is full: reading pauses (nothing more is taken in), no checkpoint moves, and the
     /// outputs are retried every `stallRetry`; the bytes already formatted wait in the sinks.
     func stall(_ error: SinkError) {
-        if condition.outputFull(at: uptime) {
-            stallSaid = error.cause == .noSpace  // a network output says its problems itself, once
-            if stallSaid { report(.outputFull(error, retrySeconds: settings.stallRetry.components.seconds)) }
+        // A network output says its problems itself, once; a full disk is said here.
+        if condition.outputFull(at: uptime, said: error.cause == .noSpace) {
+            if condition.saysStall { report(.outputFull(error, retrySeconds: settings.stallRetry.components.seconds)) }
             publishStall(error)
         }
     }
@@ -28,8 +28,8 @@ extension Tailer {
 
     /// Every output took its bytes: says how long reading was paused.
     func endStall() {
-        if let paused = condition.outputsWritable(at: uptime) {
-            if stallSaid { report(.outputsWritable(afterSeconds: paused.components.seconds)) }
+        if let resumed = condition.outputsWritable(at: uptime) {
+            if resumed.said { report(.outputsWritable(afterSeconds: resumed.paused.components.seconds)) }
             publishStall(nil)
         }
     }

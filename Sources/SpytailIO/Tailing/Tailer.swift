@@ -52,8 +52,6 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     public var onCopiesLooked: ((String, [CopyRecovery.Candidate]) -> Void)?
     /// Opens network outputs (nil: a config with one is refused when its outputs open).
     let remote: (any RemoteOutputOpener)?
-    /// The current stall was said on stderr (a full disk is; a network output says its own problems).
-    var stallSaid = false
 
     public init(configFile: ConfigFile, store: (any CheckpointStore)?, events: any EventReporter, clock: C,
                 fileEvents: @escaping FileEventsFactory = InotifyWatcher.make, telemetry: RunTelemetry? = nil,
