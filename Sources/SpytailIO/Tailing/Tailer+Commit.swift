@@ -60,7 +60,7 @@ extension Tailer {
     }
 
     func currentCheckpoints() -> [Checkpoint] {
-        (files.values.compactMap { $0.checkpoint() } + positions.checkpoints).sorted {
+        (files.all.compactMap { $0.checkpoint() } + positions.checkpoints).sorted {
             ($0.path, $0.offset) < ($1.path, $1.offset)
         }
     }

@@ -38,24 +38,23 @@ extension Tailer {
             for (path, checkpoint) in positions.unparkAll() { try resume(path, from: [checkpoint]) }
             try reconcileEverything()
         case .flushPendingEntries:
-            for file in files.values { try file.flushPendingEntry(emit) }
+            for file in files.all { try file.flushPendingEntry(emit) }
         case .startSkipping:
-            for file in files.values { file.skippedFrom = file.resumeOffset }
+            for file in files.all { file.skippedFrom = file.resumeOffset }
         case .reportSkipped:
-            for file in files.values {
+            for file in files.all {
                 if let from = file.skippedFrom, let source = file.source, file.resumeOffset > from {
                     try reportGap(GapReport(file: source, offset: from, bytes: file.resumeOffset - from, reason: .idle))
                 }
                 file.skippedFrom = nil
             }
         case .sleep:
-            for file in Array(files.values) {
+            for file in files.all {
                 if let checkpoint = file.checkpoint() { positions.park(checkpoint, at: file.followPath) }
                 releaseDrainWatch(of: file)
                 file.close()
             }
-            files = [:]
-            byPath = [:]
+            files.removeAll()
             rewatch()
         }
     }
@@ -88,7 +87,7 @@ extension Tailer {
             return
         }
         // Files whose source or parser changed hand out what they assembled under the old rules.
-        for file in files.values {
+        for file in files.all {
             let index = made.sourceIndex(ofLive: file.followPath)
             try file.rebind(source: index, parser: made.parser(forSource: index), emit)
         }
@@ -99,7 +98,7 @@ extension Tailer {
         configuration = made
         attachTap()
         events.report(.configReloaded(path: newFile.path))
-        for file in Array(files.values) where file.lifecycle.isFollowed && !isLive(file.followPath) {
+        for file in files.all where file.lifecycle.isFollowed && !isLive(file.followPath) {
             try close(file, reason: "no longer matched by the config")
         }
         positions.keep(where: isLive)

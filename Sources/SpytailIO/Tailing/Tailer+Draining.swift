@@ -34,8 +34,7 @@ extension Tailer {
         let watch = file.drainWatch
         file.drainWatch = nil  // handed to the retired record
         file.close()
-        files[file.identity] = nil
-        if byPath[file.followPath] == file.identity { byPath[file.followPath] = nil }
+        files.remove(file)
         events.report(.closed(path: file.currentPath, reason: "rotated away and quiet for \(settings.rotateWaitMilliseconds) ms; read again if it grows"))
         guard let checkpoint, Syscall.stat(file.currentPath).map({ FileIdentity($0) == file.identity }) == true else {
             if let watch { watches.release(watch) }
@@ -79,7 +78,7 @@ extension Tailer {
         }
         guard files[file.identity] == nil else { return true }
         file.lifecycle = FileLifecycle(.draining, now: uptime)
-        files[file.identity] = file
+        files.addDrained(file)
         locate(file)
         events.report(.following(path: path, offset: offset))
         try read(file)

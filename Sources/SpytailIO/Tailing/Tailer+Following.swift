@@ -15,12 +15,11 @@ extension Tailer {
         }
         unreadable.remove(path)
         if let other = files[file.identity] {  // the same file under a second live name: read it once
-            byPath[path] = other.identity
+            files.alias(path, to: other.identity)
             return true
         }
         if state == .idle { file.skippedFrom = offset }
-        files[file.identity] = file
-        byPath[path] = file.identity
+        files.follow(file, at: path)
         positions.followed(path)
         events.report(.following(path: path, offset: offset))
         try readFollowedBacklog(file, from: offset)
@@ -77,15 +76,14 @@ extension Tailer {
         seen.remember(file.source?.fingerprint, under: file.followPath)
         releaseDrainWatch(of: file)
         file.close()
-        files[file.identity] = nil
-        if byPath[file.followPath] == file.identity { byPath[file.followPath] = nil }
+        files.remove(file)
         events.report(.closed(path: file.followPath, reason: reason))
     }
 
     /// Keeps open descriptors under `tail.maxOpenFiles`, releasing what `DescriptorBudget` picks.
     func makeRoom() throws(SinkError) {
         let limit = settings.maxOpenFiles
-        let open = files.values.map {
+        let open = files.all.map {
             DescriptorBudget.OpenFile(key: $0.identity, isFollowed: $0.lifecycle.isFollowed, lastGrowth: $0.lifecycle.lastGrowth)
         }
         for release in DescriptorBudget.releases(open, limit: limit) {
@@ -101,8 +99,8 @@ extension Tailer {
                 if let checkpoint = file.checkpoint() { positions.park(checkpoint, at: file.followPath) }
                 file.lifecycle.park()
                 file.close()
-                files[file.identity] = nil
-                byPath[file.followPath] = nil
+                files.remove(file)
+                files.unfollow(file.followPath)
                 events.report(.closed(path: file.followPath, reason: "parked to stay under \(limit) open files"))
             }
         }

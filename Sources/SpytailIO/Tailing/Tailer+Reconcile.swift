@@ -6,7 +6,7 @@ extension Tailer {
     /// Every file of ours, every live file, and rotated copies whose arrival went untold (an overflow, a
     /// pause, a reload, the poll without inotify).
     func reconcileEverything() throws(SinkError) {
-        for file in Array(files.values) where files[file.identity] != nil { try reconcile(file) }
+        for file in files.all where files[file.identity] != nil { try reconcile(file) }
         for source in configuration.sources {
             for path in discovery.liveFiles(for: source) { try reconcilePath(path) }
         }
@@ -16,7 +16,7 @@ extension Tailer {
     /// Something in `directory` was created, deleted or moved: look at every file of ours there and
     /// every live file it holds.
     func reconcileDirectory(_ directory: String) throws(SinkError) {
-        for file in Array(files.values)
+        for file in files.all
         where Paths.parent(of: file.followPath) == directory || Paths.parent(of: file.currentPath) == directory {
             if files[file.identity] != nil { try reconcile(file) }
         }
@@ -34,7 +34,7 @@ extension Tailer {
 
     /// `path` changed: the file there now, and the file we followed there before, get a look.
     func reconcilePath(_ path: String) throws(SinkError) {
-        if let followed = byPath[path], let file = files[followed] { try reconcile(file) }
+        if let file = files.file(followedAt: path) { try reconcile(file) }
         guard let info = Syscall.stat(path) else {
             let error = Errno.current
             if error.rawValue != ENOENT && isLive(path) { warnOnce(path, "cannot open: \(error)") }
@@ -46,14 +46,14 @@ extension Tailer {
         }
         let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         if let file = files[identity] {
-            if byPath[path] != identity { try reconcile(file) }  // a drained file under its rotated name
+            if files.identity(followedAt: path) != identity { try reconcile(file) }  // a drained file under its rotated name
             return
         }
         if let old = positions.retired[identity] {
             try revive(old, at: path, size: Int64(info.st_size))
             return
         }
-        guard byPath[path] == nil, isLive(path) else { return }
+        guard files.identity(followedAt: path) == nil, isLive(path) else { return }
         if let source = configuration.source(ofLive: path),
            let target = discovery.escapingTarget(path, of: source) {
             warnOnce(path, "a symlink to \(target), outside the source's folder; not read (set \"followSymlinks\": true to allow)")
@@ -92,13 +92,13 @@ extension Tailer {
             try recoverTruncation(file)
         case .rotatedAway(let followNewFile):
             try read(file)
-            byPath[file.followPath] = nil
+            files.unfollow(file.followPath)
             locate(file)
             events.report(.rotated(path: file.followPath))
             if followNewFile { try reconcilePath(file.followPath) }
         case .deleted(let followNewFile):
             try read(file)
-            if byPath[file.followPath] == file.identity { noteDeleted(file) }
+            if files.identity(followedAt: file.followPath) == file.identity { noteDeleted(file) }
             try close(file, reason: "deleted")
             if followNewFile { try reconcilePath(file.followPath) }
         }

@@ -22,7 +22,7 @@ extension Tailer {
         }
         let listings = FolderListings()  // the skipped histories' folders, listed once for all their live files
         for source in configuration.sources {
-            for path in discovery.liveFiles(for: source) where byPath[path] == nil {
+            for path in discovery.liveFiles(for: source) where files.identity(followedAt: path) == nil {
                 guard Syscall.stat(path) != nil else { continue }
                 let known = checkpoints.contains { $0.path == path }
                 if source.startAt == .end && !known {

@@ -82,7 +82,7 @@ extension Tailer {
 
     func fileRows() -> [RunSnapshot.FileRow] {
         var rows: [RunSnapshot.FileRow] = []
-        for file in files.values {
+        for file in files.all {
             let size = (try? Syscall.fstat(file.descriptor)).map { Int64($0.st_size) } ?? file.resumeOffset
             let status: String
             switch file.lifecycle.state {

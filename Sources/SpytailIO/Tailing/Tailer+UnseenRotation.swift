@@ -36,7 +36,7 @@ extension Tailer {
     /// `damaged` gap.
     func catchUpUnseenRotations() throws(SinkError) {
         // Only chains with a seen copy count here, so only the folders of live paths seen in this run.
-        let parents = Set((Array(seen.paths) + Array(byPath.keys) + Array(positions.parked.keys)).map(Paths.parent))
+        let parents = Set((Array(seen.paths) + files.followedPaths + Array(positions.parked.keys)).map(Paths.parent))
         let owners = copyOwners
         var looked: [String: (stamp: FileStamp, fingerprint: Fingerprint?)] = [:]
         for (live, chain) in owners.chains(in: owners.chainFolders(near: parents)) {
@@ -58,13 +58,13 @@ extension Tailer {
 
     /// Who owns a rotated copy, as the config and the files followed now say.
     var copyOwners: CopyOwners {
-        CopyOwners(discovery: discovery, sources: configuration.sources, followed: { byPath.keys.sorted() })
+        CopyOwners(discovery: discovery, sources: configuration.sources, followed: { files.followedPaths })
     }
 
     /// Whether content with `fingerprint` was seen under `live`: remembered, or open now.
     func hasSeen(_ fingerprint: Fingerprint, under live: String) -> Bool {
         if seen.contains(fingerprint, under: live) { return true }
-        return files.values.contains { $0.followPath == live && $0.source?.fingerprint == fingerprint }
+        return files.all.contains { $0.followPath == live && $0.source?.fingerprint == fingerprint }
             || positions.retiredHolds(fingerprint, under: live)
     }
 }

@@ -27,9 +27,8 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     var state: SpyState
     var condition = RunCondition()
 
-    /// Open files by identity; live paths to the identity followed there.
-    var files: [FileIdentity: TailedFile] = [:]
-    var byPath: [String: FileIdentity] = [:]
+    /// Open files by identity, and which one each live path follows.
+    var files = OpenFiles()
     /// Positions of the files without a descriptor: parked, retired, deleted live files.
     var positions = KeptPositions()
     /// Contents seen under each live path in this run.
