@@ -90,8 +90,9 @@ public final class RecentTap {
     public func take() -> (batch: RecentBatch?, dropped: Int) {
         if items.count > capacity { keepNewest() }
         defer {
-            bytes.removeAll(keepingCapacity: true)
-            items.removeAll(keepingCapacity: true)
+            // Room for the next batch is kept, unless a burst left far more than this batch used.
+            if bytes.capacity > 4 * max(bytes.count, 64 * 1024) { bytes = [] } else { bytes.removeAll(keepingCapacity: true) }
+            if items.capacity > 4 * max(items.count, 2048) { items = [] } else { items.removeAll(keepingCapacity: true) }
             dropped = 0
         }
         guard !items.isEmpty else { return (nil, dropped) }
