@@ -103,4 +103,19 @@ struct RecentTapTests {
             #expect(b.record(index).indices.contains(b.items[index].message.lowerBound), "message \(index) lies in its record")
         }
     }
+
+    /// A burst fills the tap's buffers; the take after the next, smaller batch lets the extra room go.
+    @Test func theRoomABurstLeftIsLetGoWhenBatchesAreSmallAgain() throws {
+        let compiled = try Fixtures.compiled()
+        let pipeline = EntryPipeline(config: compiled, sinks: [RecordingEntrySink()], window: nil)
+        let tap = RecentTap(vocabulary: compiled.rules.vocabulary, capacity: 5000)
+        pipeline.tap = tap
+        let burst = (0..<5000).map { "2026-11-20T10:00:00Z INFO message number \($0) with some words to make it longer\n" }.joined()
+        try Fixtures.run(burst, pipeline: pipeline)
+        #expect(tap.take().batch?.count == 5000)
+        #expect(tap.heldBytes >= 1_000_000, "the burst's room is kept for a batch like it: \(tap.heldBytes)")
+        try Fixtures.run("2026-11-20T10:00:01Z INFO one more\n", pipeline: pipeline)
+        #expect(tap.take().batch?.count == 1)
+        #expect(tap.heldBytes < 1_000_000, "a small batch after the burst: the room goes (\(tap.heldBytes) bytes held)")
+    }
 }

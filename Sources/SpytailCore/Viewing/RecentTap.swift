@@ -9,6 +9,8 @@ public final class RecentTap {
     private let scratch = OutputBuffer(capacity: 4096)
     private var bytes: [UInt8] = []
     private var items: [RecentBatch.Item] = []
+    /// Bytes of room the tap holds for the next entries (what a burst may leave behind).
+    var heldBytes: Int { bytes.capacity }
     /// Entries dropped here because more than `capacity` came before a `take()`.
     public private(set) var dropped = 0
 
