@@ -19,18 +19,15 @@ extension Tailer {
 
     /// Moves to `newState`, carrying out `StateChange`'s steps.
     func enter(_ newState: SpyState) throws(SinkError) {
-        let old = state
-        let steps = StateChange.steps(from: old, to: newState)
+        let steps = StateChange.steps(from: state, to: newState)
         guard !steps.isEmpty else { return }
-        for step in steps {
-            if step == .sleep { state = newState }
-            try carryOut(step, from: old, to: newState)
-        }
+        for step in steps { try carryOut(step, to: newState) }
         state = newState
         events.report(.stateChanged(newState))
     }
 
-    private func carryOut(_ step: StateChange.Step, from old: SpyState, to newState: SpyState) throws(SinkError) {
+    /// One step; `wakeUp` and `sleep` take the new state themselves (what follows them runs under it).
+    private func carryOut(_ step: StateChange.Step, to newState: SpyState) throws(SinkError) {
         switch step {
         case .wakeUp:
             state = newState
@@ -49,6 +46,7 @@ extension Tailer {
                 file.skippedFrom = nil
             }
         case .sleep:
+            state = newState
             for file in files.all {
                 if let checkpoint = file.checkpoint() { positions.park(checkpoint, at: file.followPath) }
                 releaseDrainWatch(of: file)
