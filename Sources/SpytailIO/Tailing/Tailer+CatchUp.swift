@@ -34,6 +34,18 @@ extension Tailer {
         }
     }
 
+    /// Reads a rotated copy whole as `livePath`, like `catchUp`, except the newest copy of its chain when it is
+    /// plain: that one is drained (kept open and read as it grows until quiet, as a file rotated during the
+    /// run), because its writer may not have reopened its live path yet. False when the copy no longer held
+    /// the content `fingerprint` names.
+    @discardableResult
+    func readRotated(_ copy: String, from offset: Int64, fingerprint: Fingerprint?, as livePath: String, newest: Bool) throws(SinkError) -> Bool {
+        if newest, let fingerprint, FileOpener.isPlain(copy) {
+            return try drain(copy, from: offset, fingerprint: fingerprint, as: livePath)
+        }
+        return try catchUp(copy, from: offset, fingerprint: fingerprint, as: livePath) != nil
+    }
+
     /// What one read of a rotated copy came to.
     struct CopyRead {
         var outcome: CopyRecovery.ReadOutcome
@@ -100,7 +112,7 @@ extension Tailer {
         stall(error)
         while !stopRequested, let retry = condition.nextDeadline(settings: settings), case let left = retry - uptime, left > .zero {
             telemetry?.beat()
-            if case .some(.some(let event)) = inbox.pop(timeout: waitsOnClock ? nil : min(left, TelemetryPublisher.heartbeat)) {
+            if let event = awaitEvent(upTo: min(left, TelemetryPublisher.heartbeat)) {
                 deferred += [event] + inbox.drain()
                 if deferred.contains(where: \.isAcknowledgement) { break }
             }
@@ -174,12 +186,21 @@ extension Tailer {
     func waitForArrival(of path: String, until deadline: Duration) {
         let directory = Paths.parent(of: path), name = Paths.baseName(of: path)
         while !stopRequested, case let left = deadline - uptime, left > .zero {
-            guard case .some(.some(let event)) = inbox.pop(timeout: left) else { continue }
+            guard let event = awaitEvent(upTo: left) else { continue }
             deferred.append(event)
             switch event {
             case .watch(.changed(directory, name, .arrived)), .watch(.overflow): return
             default: continue
             }
         }
+    }
+
+    /// The wait of a step that waits (room in a full output, a copy's arrival): the next event within `left`;
+    /// with a stepped clock, until an event comes or the clock moves, never real time. The simulator's
+    /// `onWait` plays what the world does meanwhile.
+    func awaitEvent(upTo left: Duration) -> RunEvent? {
+        onWait?()
+        if case .some(.some(let event)) = inbox.pop(timeout: waitsOnClock ? nil : left) { return event }
+        return nil
     }
 }

@@ -48,7 +48,11 @@ extension Tailer {
         case .sleep:
             state = newState
             for file in files.all {
-                if let checkpoint = file.checkpoint() { positions.park(checkpoint, at: file.followPath) }
+                if let checkpoint = file.checkpoint() {
+                    positions.park(checkpoint, at: file.followPath)
+                } else if files.identity(followedAt: file.followPath) == file.identity {
+                    seen.noteLeftEmpty(file.followPath)  // what it gets while disabled may be rotated before waking
+                }
                 releaseDrainWatch(of: file)
                 file.close()
             }

@@ -21,6 +21,10 @@ extension Tailer {
             if files[file.identity] != nil { try reconcile(file) }
         }
         forgetRetired(in: directory)
+        // A retired file here may have grown: its write events were folded into this look at the folder.
+        for old in positions.retired.values where Paths.parent(of: old.currentPath) == directory {
+            try reconcilePath(old.currentPath)
+        }
         let names = Set(Paths.names(in: directory) ?? [])
         for name in names {
             let path = Paths.join(directory, name)

@@ -53,7 +53,8 @@ extension Tailer {
                 resume.read(fingerprint)
             case .catchUp(let index, let offset):
                 let fingerprint = members[index].fingerprint
-                guard try catchUp(chain[index], from: offset, fingerprint: fingerprint, as: path) != nil else { return false }
+                let newest = index == members.lastIndex { !$0.isLive }
+                guard try readRotated(chain[index], from: offset, fingerprint: fingerprint, as: path, newest: newest) else { return false }
                 if let fingerprint { resume.read(fingerprint) }
             }
         }

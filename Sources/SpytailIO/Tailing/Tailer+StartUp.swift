@@ -47,14 +47,15 @@ extension Tailer {
     /// read oldest first (damage reported as in `scan`) before the live file is followed. Nothing of it is
     /// checkpointed; the live file's checkpoint then marks the whole chain as read, so a restart skips it.
     func readHistory(of path: String, source: SpytailConfig.Source) throws(SinkError) {
-        for member in discovery.rotatedChain(of: path, source: source) {
+        let chain = discovery.rotatedChain(of: path, source: source)
+        for member in chain {
             do { _ = try FileOpener.open(member) } catch {
                 events.report(.readFailed(error))
                 continue
             }
             guard let fingerprint = Fingerprinter.ofFile(member) else { continue }  // empty
             events.report(.fileStarted(path: member, compressed: member.hasSuffix(".gz")))
-            try catchUp(member, from: 0, fingerprint: fingerprint, as: path)
+            try readRotated(member, from: 0, fingerprint: fingerprint, as: path, newest: member == chain.last)
         }
     }
 

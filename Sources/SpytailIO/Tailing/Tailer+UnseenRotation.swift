@@ -24,7 +24,7 @@ extension Tailer {
         for copy in unseenCopies(chain, through: index, under: live, newestAlone: newestAlone) {
             events.report(.following(path: copy.path, offset: 0))
             seen.remember(copy.fingerprint, under: live)
-            try catchUp(copy.path, from: 0, fingerprint: copy.fingerprint, as: live)
+            try readRotated(copy.path, from: 0, fingerprint: copy.fingerprint, as: live, newest: copy.path == chain.last)
         }
     }
 
@@ -36,7 +36,8 @@ extension Tailer {
     /// `damaged` gap.
     func catchUpUnseenRotations() throws(SinkError) {
         // Only chains with a seen copy count here, so only the folders of live paths seen in this run.
-        let parents = Set((Array(seen.paths) + files.followedPaths + Array(positions.parked.keys)).map(Paths.parent))
+        let parents = Set((Array(seen.paths) + Array(seen.leftEmpty) + files.followedPaths + Array(positions.parked.keys))
+            .map(Paths.parent))
         let owners = copyOwners
         var looked: [String: (stamp: FileStamp, fingerprint: Fingerprint?)] = [:]
         for (live, chain) in owners.chains(in: owners.chainFolders(near: parents)) {
@@ -44,7 +45,7 @@ extension Tailer {
             // A poll without inotify comes back every 2 s: an unchanged copy is not opened (nor inflated) again.
             let fingerprint = newestCopies[newest].flatMap { $0.stamp == stamp ? $0.fingerprint : nil } ?? Fingerprinter.ofFile(newest)
             looked[newest] = (stamp, fingerprint)
-            guard let fingerprint, !hasSeen(fingerprint, under: live) else { continue }
+            guard let fingerprint, !hasSeen(fingerprint, under: live) || seen.leftEmpty.contains(live) else { continue }
             try catchUpUnseen(chain, through: chain.count - 1, under: live, newestAlone: false)
         }
         newestCopies = looked
@@ -52,7 +53,8 @@ extension Tailer {
 
     /// The copies of `chain` up to `index` whose content went by unseen under `live` (`UnseenCopies`).
     func unseenCopies(_ chain: [String], through index: Int, under live: String, newestAlone: Bool) -> [UnseenCopies.Copy] {
-        UnseenCopies.pick(chain, through: index, newestAlone: newestAlone, fingerprint: Fingerprinter.ofFile,
+        UnseenCopies.pick(chain, through: index, newestAlone: newestAlone, leftEmpty: seen.leftEmpty.contains(live),
+                          fingerprint: Fingerprinter.ofFile,
                           seen: { hasSeen($0, under: live) })
     }
 

@@ -49,6 +49,9 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     /// A seam for tests, called on the loop's thread each time a copytruncate recovery has looked at the rotated
     /// copies (live path, what it saw), before it opens any: a test plays the rotator's next step here.
     public var onCopiesLooked: ((String, [CopyRecovery.Candidate]) -> Void)?
+    /// A seam for the simulator, called on the loop's thread before a step waits for events (a copy's arrival,
+    /// room in a full output): it plays what happens meanwhile (the clock moves, a compressor finishes).
+    var onWait: (() -> Void)?
     /// Opens network outputs (nil: a config with one is refused when its outputs open).
     let remote: (any RemoteOutputOpener)?
 
@@ -91,6 +94,17 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     /// otherwise than by filling up (its reader went away, an I/O error) ends the run with that error,
     /// after the checkpoints of what it had received are made durable.
     public func run() throws(SinkError) {
+        open()
+        do {
+            try loop()
+        } catch {
+            abandon()
+            throw error
+        }
+    }
+
+    /// Before start-up: the file events (or polling without them), the config's stamp, the network outputs.
+    func open() {
         let inbox = self.inbox
         do {
             watches = DirectoryWatches(watcher: try makeFileEvents { event in inbox.push(.watch(event)) })
@@ -99,17 +113,23 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         }
         configStamp = FileStamp(configFile.path)
         configuration.startDeliveries(after: nil, notify: deliveryNotice)
-        do {
-            try loop()
-        } catch {
-            watches.watcher?.stop(waiting: false)
-            configuration.stopDeliveries()
-            if let problem = checkpointer.saveDelivered() { report(.checkpointSaveFailed(problem)) }
-            throw error
-        }
+    }
+
+    /// Ends a run that failed: the outputs stop and the checkpoints of what they had received are made durable.
+    func abandon() {
+        watches.watcher?.stop(waiting: false)
+        configuration.stopDeliveries()
+        if let problem = checkpointer.saveDelivered() { report(.checkpointSaveFailed(problem)) }
     }
 
     private func loop() throws(SinkError) {
+        try begin()
+        while try turn(nextBatch(waiting: waitsOnClock ? nil : nextTimeout())) == .goOn {}
+        try shutDown()
+    }
+
+    /// Start-up, then the file events start.
+    func begin() throws(SinkError) {
         do {
             try startUp()
         } catch where error.cause.pausesReading {
@@ -117,26 +137,32 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         }
         publishTelemetry(force: true)
         watches.watcher?.start()
-        while true {
-            var batch: [RunEvent] = []
-            if !deferred.isEmpty {
-                batch = deferred + inbox.drain()
-                deferred = []
-            } else if case .some(.some(let first)) = inbox.pop(timeout: waitsOnClock ? nil : nextTimeout()) {
-                batch = [first] + inbox.drain()
-            }
-            let arrived = uptime
-            do {
-                if try handle(batch) == .stop { break }
-                try onTimers()
-                try commit(durable: false)
-                if telemetry != nil, batch.contains(where: \.isFileEvent) { telemetry?.exported(after: (uptime - arrived).seconds) }
-            } catch where error.cause.pausesReading {
-                stall(error)
-            }
-            publishTelemetry()
+    }
+
+    /// The events to handle next: those a catch-up set aside, else what the inbox holds, waiting up to
+    /// `timeout` (nil: until something comes) for the first.
+    func nextBatch(waiting timeout: Duration?) -> [RunEvent] {
+        if !deferred.isEmpty {
+            defer { deferred = [] }
+            return deferred + inbox.drain()
         }
-        try shutDown()
+        if case .some(.some(let first)) = inbox.pop(timeout: timeout) { return [first] + inbox.drain() }
+        return []
+    }
+
+    /// One turn of the loop: the batch's events, the timers due, then outputs and checkpoints committed.
+    func turn(_ batch: [RunEvent]) throws(SinkError) -> Outcome {
+        let arrived = uptime
+        do {
+            if try handle(batch) == .stop { return .stop }
+            try onTimers()
+            try commit(durable: false)
+            if telemetry != nil, batch.contains(where: \.isFileEvent) { telemetry?.exported(after: (uptime - arrived).seconds) }
+        } catch where error.cause.pausesReading {
+            stall(error)
+        }
+        publishTelemetry()
+        return .goOn
     }
 
     enum Outcome { case goOn, stop }

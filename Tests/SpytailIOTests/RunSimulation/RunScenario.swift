@@ -1,0 +1,121 @@
+import SpytailCore
+
+/// One seeded schedule for the run simulator: how each writer is rotated, and the steps in order. The
+/// steps are a plain list so that a failing schedule can be shrunk by leaving steps out.
+struct RunScenario: CustomStringConvertible {
+    enum Step: Equatable, CustomStringConvertible {
+        case write(writer: Int, lines: Int)
+        case reopen(writer: Int)
+        case rotate(writer: Int)
+        /// A rotation's second half (copytruncate's truncate, compress's gzip).
+        case finishRotation(writer: Int)
+        /// inotify hands over up to `events` queued events; the loop turns once.
+        case deliver(events: Int)
+        /// inotify's queue overflows; the loop turns once.
+        case overflow
+        /// The clock moves; the loop turns once.
+        case tick(milliseconds: Int)
+        /// SIGTERM: the run stops cleanly.
+        case stop
+        /// Killed between two turns.
+        case crash
+        /// Killed in the next turn, after the outputs were written and before the checkpoints were.
+        case crashWhileSaving
+        /// Started again from the checkpoints (when down).
+        case start
+        case setState(SpyState)
+        case reload
+
+        var description: String {
+            switch self {
+            case .write(let w, let n): "write(w\(w), \(n))"
+            case .reopen(let w): "reopen(w\(w))"
+            case .rotate(let w): "rotate(w\(w))"
+            case .finishRotation(let w): "finishRotation(w\(w))"
+            case .deliver(let n): "deliver(\(n))"
+            case .overflow: "overflow"
+            case .tick(let ms): "tick(\(ms)ms)"
+            case .stop: "stop"
+            case .crash: "crash"
+            case .crashWhileSaving: "crashWhileSaving"
+            case .start: "start"
+            case .setState(let state): "setState(\(state))"
+            case .reload: "reload"
+            }
+        }
+    }
+
+    let seed: UInt64
+    /// Per writer: create or copytruncate, compress, delaycompress.
+    let modes: [(SimulatedHost.Mode, compress: Bool, delay: Bool)]
+    /// Whether the run starts after the first steps (a first start over history already rotated).
+    let startsLate: Bool
+    var steps: [Step]
+
+    /// The schedule of `seed`: 40–120 steps.
+    init(seed: UInt64) {
+        var rng = SimulationRandom(seed: seed)
+        self.seed = seed
+        modes = (0..<3).map { _ in
+            (rng.next(below: 3) == 0 ? .copytruncate : .create, compress: rng.next(below: 2) == 0, delay: rng.next(below: 2) == 0)
+        }
+        startsLate = rng.next(below: 3) == 0
+        var steps: [Step] = []
+        var up = !startsLate
+        let count = 40 + rng.next(below: 81)
+        for i in 0..<count {
+            if !up && (startsLate ? i >= 6 : true) && rng.next(below: 3) == 0 {
+                steps.append(.start)
+                up = true
+                continue
+            }
+            let w = rng.next(below: 3)
+            switch rng.next(below: 100) {
+            case 0..<30: steps.append(.write(writer: w, lines: 1 + rng.next(below: 20)))
+            case 30..<38: steps.append(.reopen(writer: w))
+            case 38..<45: steps.append(.rotate(writer: w))
+            case 45..<50: steps.append(.finishRotation(writer: w))
+            case 50..<72: steps.append(.deliver(events: 1 + rng.next(below: 12)))
+            case 72..<74: steps.append(.overflow)
+            case 74..<86: steps.append(.tick(milliseconds: [50, 300, 700, 1200, 2500][rng.next(below: 5)]))
+            case 86..<88 where up:
+                steps.append(.stop)
+                up = false
+            case 88..<90 where up:
+                steps.append(.crash)
+                up = false
+            case 90..<92 where up:
+                steps.append(.crashWhileSaving)
+                up = false
+            case 92..<95: steps.append(.setState(rng.next(below: 2) == 0 ? .disabled : .recording))
+            case 95..<97: steps.append(.reload)
+            default: steps.append(.write(writer: w, lines: 1))
+            }
+        }
+        self.steps = steps
+    }
+
+    var description: String {
+        let modeText = modes.enumerated().map { i, m in
+            "w\(i): \(m.0)\(m.compress ? (m.delay ? " delaycompress" : " compress") : "")"
+        }.joined(separator: ", ")
+        return "seed \(seed) (\(modeText)\(startsLate ? ", starts late" : "")): " + steps.map(\.description).joined(separator: " ")
+    }
+}
+
+/// SplitMix64: a whole schedule from one 64-bit seed.
+struct SimulationRandom {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in 0..<bound.
+    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}

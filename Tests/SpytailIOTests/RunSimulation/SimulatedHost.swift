@@ -1,0 +1,327 @@
+import Glibc
+import SpytailIO
+import SpytailTestSupport
+
+/// The machine a simulated run lives on: a real folder, three writers appending numbered lines through
+/// descriptors of their own (O_APPEND, as loggers do), and a rotator doing what logrotate and logback do,
+/// one system call at a time. It knows where every line went, so it can say which ones the scenario
+/// really destroyed, and it queues the inotify events each change makes in the folders the run watches.
+///
+/// Real files (tmpfs or disk under the temporary folder), not a model of them: the tailer's own reads,
+/// fstats and renames are the real ones. What the host decides is only the order of things.
+final class SimulatedHost {
+    /// How a writer's copies are named, and who rotates it.
+    enum Naming: Equatable {
+        /// logrotate's numbered copies `a.log.1`, `a.log.2.gz` … in the live folder.
+        case numbered
+        /// logrotate's `dateext` copies moved to `olddir`: `old/b.log-20261126000001(.gz)`.
+        case datedInOlddir
+        /// logback's rolled names `c.2026-11-26.<index>.log(.gz)` beside the live file; the app rolls itself.
+        case logback
+    }
+
+    /// How a rotation treats the live file.
+    enum Mode: Equatable { case create, copytruncate }
+
+    /// A rotation's second half, due at a later step (a scheduler may run the tailer in between).
+    enum Pending: Equatable {
+        /// copytruncate: the copy is made; the truncate of the live file comes next.
+        case truncate
+        /// compress without delaycompress: the fresh copy at `path` is gzipped next.
+        case gzip(path: String)
+    }
+
+    struct Writer {
+        let name: String
+        let naming: Naming
+        let mode: Mode
+        let compress: Bool
+        let delayCompress: Bool
+        var fd: Int32 = -1
+        /// Where the file behind `fd` is now (nil: unlinked; what is written to it is lost).
+        var path: String?
+        var next = 1
+        var rotations = 0
+        var pending: Pending?
+        /// The writer still writes to a rotated file: it reopens its live path at a later step.
+        var stale = false
+        var live: String { "logs/\(name).log" }
+    }
+
+    let root: String
+    private(set) var writers: [Writer] = []
+    /// Lines by (writer, seq): the file generation each was written to, for the order check.
+    private(set) var generationOf: [Line: Int] = [:]
+    /// How the scenario destroyed a line (such a line may be missing).
+    enum Loss {
+        /// Written to a file already unlinked: no reader could ever see it.
+        case neverReadable
+        /// In a rotated copy deleted (logrotate's `rotate N`) or a file gzipped away while still written.
+        case deleted
+        /// Written to the live file between copytruncate's copy and its truncate.
+        case truncated
+    }
+
+    /// Lines the scenario destroyed before anyone could be sure to have read them, and how.
+    private(set) var destroyed: [Line: Loss] = [:]
+    /// Lines each file holds now, by path relative to `root` (a copy holds its source's lines).
+    private var lines: [String: [Line]] = [:]
+    /// Generation of each path's file (a new file or a truncate starts a new one).
+    private var generation: [String: Int] = [:]
+    private var generations = 0
+    /// inotify events made since the last delivery, in order, each with the line its write carried.
+    private(set) var queued: [(event: WatchEvent, line: Line?)] = []
+    /// Lines whose write event was handed to a run that was recording: it was told to read them, so they
+    /// must be delivered, destroyed or not.
+    private(set) var told = Set<Line>()
+    /// The folders the run watches now (absolute); none while it is down.
+    var watched: () -> Set<String> = { [] }
+    /// How many rotated copies logrotate keeps.
+    static let keep = 3
+
+    struct Line: Hashable, Comparable, CustomStringConvertible {
+        let writer: Int
+        let seq: Int
+        static func < (a: Line, b: Line) -> Bool { (a.writer, a.seq) < (b.writer, b.seq) }
+        var description: String { "w\(writer)#\(seq)" }
+    }
+
+    init(root: String, modes: [(Mode, compress: Bool, delay: Bool)]) {
+        self.root = root
+        for folder in ["logs", "logs/old", "out"] { mkdir(abs(folder), 0o755) }
+        let namings: [Naming] = [.numbered, .datedInOlddir, .logback]
+        for (i, naming) in namings.enumerated() {
+            let (mode, compress, delay) = modes[i]
+            var writer = Writer(name: ["a", "b", "c"][i], naming: naming, mode: naming == .logback ? .create : mode,
+                                compress: compress, delayCompress: naming == .logback ? false : delay)
+            writer.fd = open(abs(writer.live), O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            writer.path = writer.live
+            writers.append(writer)
+            startGeneration(writer.live)
+        }
+    }
+
+    deinit { for writer in writers { close(writer.fd) } }
+
+    func abs(_ relative: String) -> String { "\(root)/\(relative)" }
+
+    /// Every line written so far.
+    var written: [Line] { writers.indices.flatMap { w in (1..<writers[w].next).map { Line(writer: w, seq: $0) } } }
+
+    /// The config the run is started with.
+    var config: String {
+        #"""
+        {"sources": [{"name": "a", "include": ["logs/a.log"]},
+                     {"name": "b", "include": ["logs/b.log"], "olddir": "old"},
+                     {"name": "c", "include": ["logs/c.log"], "rotatedPattern": "c\\.(?<date>\\d{4}-\\d\\d-\\d\\d)\\.(?<index>\\d+)\\.log"}],
+         "tail": {"rotateWaitMs": 1000, "maxOpenFiles": 8, "syncIntervalMs": 500},
+         "outputs": [{"type": "file", "path": "out/out.jsonl", "format": "jsonl"}]}
+        """#
+    }
+
+    // MARK: writing
+
+    /// `count` lines appended by writer `w`, one write(2) each.
+    func write(_ w: Int, count: Int) {
+        for _ in 0..<count {
+            let line = Line(writer: w, seq: writers[w].next)
+            writers[w].next += 1
+            let text = Array("\(writers[w].name) seq=\(line.seq) \(String(repeating: "x", count: line.seq % 37))\n".utf8)
+            _ = text.withUnsafeBytes { Glibc.write(writers[w].fd, $0.baseAddress, $0.count) }
+            if let path = writers[w].path {
+                lines[path, default: []].append(line)
+                generationOf[line] = generation[path]
+                event(path, .modified, line: line)
+            } else {
+                destroyed[line] = .neverReadable  // into an unlinked file: nobody can read it any more
+            }
+        }
+    }
+
+    /// The writer opens its live path again (a lazily reopening handler's next emit).
+    func reopen(_ w: Int) {
+        guard writers[w].stale else { return }
+        close(writers[w].fd)
+        if let old = writers[w].path { event(old, .arrived) }  // IN_CLOSE_WRITE
+        let live = writers[w].live
+        let existed = access(abs(live), F_OK) == 0
+        writers[w].fd = open(abs(live), O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        writers[w].path = live
+        writers[w].stale = false
+        if !existed {
+            startGeneration(live)
+            event(live, .entries)
+        }
+    }
+
+    // MARK: rotating
+
+    /// The first half of a rotation: the older copies shift (and the oldest goes), then the live file is
+    /// renamed (create) or copied (copytruncate); what needs a later step is left pending.
+    func rotate(_ w: Int) {
+        guard writers[w].pending == nil else { return finish(w) }
+        reopen(w)  // the previous rotation's postrotate (HUP) has reached the writer by now
+        writers[w].rotations += 1
+        let writer = writers[w]
+        let copy: String
+        switch writer.naming {
+        case .numbered:
+            shiftNumbered(w)
+            copy = "\(writer.live).1"
+        case .datedInOlddir:
+            copy = "logs/old/\(writer.name).log-\(20261126_000000 + writer.rotations)"
+            dropOldest(of: w)
+        case .logback:
+            copy = "logs/\(writer.name).2026-11-26.\(writer.rotations).log"
+            dropOldest(of: w)
+        }
+        switch writer.mode {
+        case .create:
+            rename(writer.live, copy)
+            if writer.naming == .logback {
+                writers[w].stale = true
+                reopen(w)  // logback rolls inside the app: the next line goes to the new file
+            } else {
+                createEmpty(writer.live)  // logrotate's `create`; the writer reopens at a later step
+                writers[w].stale = true
+            }
+            if writer.compress && !writer.delayCompress { writers[w].pending = .gzip(path: copy) }
+        case .copytruncate:
+            copyFile(writer.live, to: copy)
+            writers[w].pending = .truncate
+        }
+    }
+
+    /// The second half of a pending rotation, if any.
+    func finish(_ w: Int) {
+        guard let pending = writers[w].pending else { return }
+        writers[w].pending = nil
+        switch pending {
+        case .truncate:
+            let live = writers[w].live
+            // Lines written between the copy and the truncate are in neither file: copytruncate's window.
+            let copied = Set(lines[copyName(of: w)] ?? [])
+            for line in lines[live] ?? [] where !copied.contains(line) { destroyed[line] = .truncated }
+            truncate(abs(live), 0)
+            lines[live] = []
+            startGeneration(live)
+            event(live, .modified)
+            if writers[w].compress && !writers[w].delayCompress { gzip(copyName(of: w)) }
+        case .gzip(let path):
+            gzip(path)
+        }
+    }
+
+    /// The newest copy's name (where the last rotation put the live file's content).
+    private func copyName(of w: Int) -> String {
+        let writer = writers[w]
+        switch writer.naming {
+        case .numbered: return "\(writer.live).1"
+        case .datedInOlddir: return "logs/old/\(writer.name).log-\(20261126_000000 + writer.rotations)"
+        case .logback: return "logs/\(writer.name).2026-11-26.\(writer.rotations).log"
+        }
+    }
+
+    /// `a.log.3(.gz)` goes, `.2` → `.3`, `.1` → `.2` (gzipped on the way with delaycompress).
+    private func shiftNumbered(_ w: Int) {
+        let live = writers[w].live
+        for suffix in ["", ".gz"] where exists("\(live).\(Self.keep)\(suffix)") { remove("\(live).\(Self.keep)\(suffix)") }
+        for n in stride(from: Self.keep - 1, through: 1, by: -1) {
+            for suffix in ["", ".gz"] where exists("\(live).\(n)\(suffix)") { rename("\(live).\(n)\(suffix)", "\(live).\(n + 1)\(suffix)") }
+        }
+        if writers[w].compress && writers[w].delayCompress && exists("\(live).2") { gzip("\(live).2") }
+    }
+
+    /// Dated and logback copies: the one `keep` rotations back goes (and the delayed gzip of the previous one).
+    private func dropOldest(of w: Int) {
+        let writer = writers[w]
+        let old = writer.rotations - Self.keep
+        let previous = writer.rotations - 1
+        func name(_ k: Int) -> String {
+            writer.naming == .logback ? "logs/\(writer.name).2026-11-26.\(k).log" : "logs/old/\(writer.name).log-\(20261126_000000 + k)"
+        }
+        if old >= 1 { for suffix in ["", ".gz"] where exists(name(old) + suffix) { remove(name(old) + suffix) } }
+        if writer.compress && writer.delayCompress && previous >= 1 && exists(name(previous)) { gzip(name(previous)) }
+    }
+
+    // MARK: file operations, each with its events and its bookkeeping
+
+    private func exists(_ path: String) -> Bool { access(abs(path), F_OK) == 0 }
+
+    private func startGeneration(_ path: String) {
+        generations += 1
+        generation[path] = generations
+    }
+
+    private func rename(_ from: String, _ to: String) {
+        Glibc.rename(abs(from), abs(to))
+        lines[to] = lines.removeValue(forKey: from)
+        generation[to] = generation.removeValue(forKey: from)
+        for w in writers.indices where writers[w].path == from { writers[w].path = to }
+        event(from, .entries)
+        event(to, .arrived)
+    }
+
+    private func remove(_ path: String) {
+        unlink(abs(path))
+        for line in lines.removeValue(forKey: path) ?? [] where destroyed[line] == nil { destroyed[line] = .deleted }
+        generation[path] = nil
+        for w in writers.indices where writers[w].path == path { writers[w].path = nil }
+        event(path, .entries)
+    }
+
+    private func createEmpty(_ path: String) {
+        close(open(abs(path), O_WRONLY | O_CREAT | O_TRUNC, 0o644))
+        lines[path] = []
+        startGeneration(path)
+        event(path, .entries)
+        event(path, .arrived)
+    }
+
+    private func copyFile(_ from: String, to: String) {
+        let bytes = FileBytes.read(abs(from)) ?? []
+        writeWhole(to, bytes)
+        lines[to] = lines[from] ?? []
+        generation[to] = generation[from]
+    }
+
+    /// gzip: `path.gz` written and closed, then `path` unlinked (lines written to it after this are lost).
+    private func gzip(_ path: String) {
+        writeWhole(path + ".gz", Gzip.member(FileBytes.read(abs(path)) ?? []))
+        lines[path + ".gz"] = lines[path] ?? []
+        generation[path + ".gz"] = generation[path]
+        lines[path] = []  // its content lives on in the .gz
+        remove(path)
+    }
+
+    private func writeWhole(_ path: String, _ bytes: [UInt8]) {
+        let fd = open(abs(path), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        event(path, .entries)
+        _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        if !bytes.isEmpty { event(path, .modified) }
+        close(fd)
+        event(path, .arrived)
+    }
+
+    // MARK: inotify
+
+    /// The event inotify would queue for `path` (relative), if its folder is watched now.
+    private func event(_ path: String, _ kind: WatchEvent.Kind, line: Line? = nil) {
+        let full = abs(path)
+        let slash = full.lastIndex(of: "/")!
+        let directory = String(full[..<slash]), name = String(full[full.index(after: slash)...])
+        guard watched().contains(directory) else { return }
+        queued.append((.changed(directory: directory, name: name, kind: kind), line))
+    }
+
+    /// The first `count` queued events, taken off the queue; `recording`: the run they go to is recording.
+    func take(_ count: Int, recording: Bool) -> [WatchEvent] {
+        let taken = queued.prefix(count)
+        queued.removeFirst(taken.count)
+        if recording { told.formUnion(taken.compactMap(\.line).filter { destroyed[$0] == nil }) }
+        return taken.map(\.event)
+    }
+
+    /// inotify's queue overflowed: what was queued is lost.
+    func dropQueued() { queued.removeAll() }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import SpytailIO
+import SpytailTestSupport
+
+/// The end-of-run invariants of a simulated run, read from its output file and its gap reports:
+/// - every line written is delivered, or the scenario destroyed it before the run was told of it (a line whose
+///   write event reached the run while recording must be delivered, whatever happened to its file later);
+/// - a line delivered twice only after a kill, every copy with the same id;
+/// - the lines of one file generation in the order they were written (first copies).
+struct SimulatedOutcome {
+    let problems: [String]
+
+    init(host: SimulatedHost, output: String, reporter: RecordingEventReporter, crashes: Int) {
+        var problems: [String] = []
+        let records = Self.records(in: output, writers: host.writers.map(\.name))
+        var ids: [SimulatedHost.Line: Set<String>] = [:]
+        var copies: [SimulatedHost.Line: Int] = [:]
+        var order: [SimulatedHost.Line] = []
+        for (line, id) in records {
+            ids[line, default: []].insert(id)
+            copies[line, default: 0] += 1
+            if copies[line] == 1 { order.append(line) }
+        }
+        let written = host.written
+        let missing = written.filter { copies[$0] == nil }
+        let unexplained = missing.filter { host.destroyed[$0] == nil || host.told.contains($0) }
+        if !unexplained.isEmpty { problems.append("lost, and neither destroyed nor unknown to the run: \(Self.ranges(unexplained))") }
+        let doubled = copies.filter { $0.value > 1 }.keys.sorted()
+        if !doubled.isEmpty && crashes == 0 { problems.append("delivered twice without a kill: \(Self.ranges(doubled))") }
+        let otherIds = ids.filter { $0.value.count > 1 }.keys.sorted()
+        if !otherIds.isEmpty { problems.append("copies with another id: \(Self.ranges(otherIds))") }
+        let known = Set(written)
+        let strangers = order.filter { !known.contains($0) }
+        if !strangers.isEmpty { problems.append("delivered but never written: \(Self.ranges(strangers))") }
+        var last: [Int: Int] = [:]  // generation → last seq delivered
+        for line in order {
+            guard let generation = host.generationOf[line] else { continue }
+            if let before = last[generation], before > line.seq {
+                problems.append("out of order in one file: \(line) after seq \(before)")
+                break
+            }
+            last[generation] = line.seq
+        }
+        self.problems = problems
+    }
+
+    /// (line, id) of each record of the writers' lines, in output order.
+    static func records(in output: String, writers: [String]) -> [(SimulatedHost.Line, String)] {
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { raw in
+            guard let record = (try? JSONSerialization.jsonObject(with: Data(raw.utf8))) as? [String: Any],
+                  let message = record["message"] as? String, let id = record["id"] as? String else { return nil }
+            let words = message.split(separator: " ")
+            guard words.count >= 2, let w = writers.firstIndex(of: String(words[0])), words[1].hasPrefix("seq="),
+                  let seq = Int(words[1].dropFirst(4)) else { return nil }
+            return (SimulatedHost.Line(writer: w, seq: seq), id)
+        }
+    }
+
+    /// `w0#3-7, w1#12` for a sorted list of lines.
+    static func ranges(_ lines: [SimulatedHost.Line]) -> String {
+        var parts: [String] = []
+        var start: SimulatedHost.Line?, previous: SimulatedHost.Line?
+        func close() {
+            guard let s = start, let p = previous else { return }
+            parts.append(s.seq == p.seq ? "\(s)" : "\(s)-\(p.seq)")
+        }
+        for line in lines.sorted() {
+            if let p = previous, p.writer == line.writer, p.seq + 1 == line.seq {
+                previous = line
+                continue
+            }
+            close()
+            start = line
+            previous = line
+        }
+        close()
+        return parts.prefix(8).joined(separator: ", ") + (parts.count > 8 ? " … (\(parts.count) runs)" : "")
+    }
+}

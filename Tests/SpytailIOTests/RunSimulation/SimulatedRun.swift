@@ -1,0 +1,202 @@
+import Foundation
+import Glibc
+import SpytailCore
+@testable import SpytailIO
+import SpytailTestSupport
+
+/// Plays one `RunScenario` against the production tailer: the same `Tailer`, its machines and its reads of
+/// real files, with the edges swapped — inotify is the host's queued events (`RecordingFileEvents`), the clock
+/// is a `ManualClock`, the checkpoint store keeps what a killed process leaves behind. The loop is turned by
+/// the simulator (`nextBatch`/`turn`), one step at a time, on this thread: nothing depends on timing.
+final class SimulatedRun {
+    /// Checkpoints as a killed process leaves them: the last save that completed.
+    final class Checkpoints: CheckpointStore {
+        var saved: [Checkpoint] = []
+        /// The next save is cut short by a kill.
+        var killAtNextSave = false
+        func load() throws(CheckpointStoreError) -> [Checkpoint] { saved }
+        func save(_ checkpoints: [Checkpoint], durable: Bool) throws(CheckpointStoreError) {
+            if killAtNextSave { throw CheckpointStoreError(description: "killed while saving") }
+            saved = checkpoints
+        }
+    }
+
+    let scenario: RunScenario
+    let directory: TemporaryDirectory
+    let host: SimulatedHost
+    let checkpoints = Checkpoints()
+    let reporter = RecordingEventReporter()
+    private let configPath: String
+    private var tailer: Tailer<ManualClock>?
+    private var clock = ManualClock()
+    private var spy = RecordingFileEvents()
+    private(set) var crashes = 0
+    /// The run's state as last asked (a new process starts recording, the config's state).
+    private var recording = true
+    /// What broke an invariant, step by step.
+    private(set) var problems: [String] = []
+    private var stepIndex = 0
+    private let maxOpenFiles = 8
+    /// What the world does while the run waits inside a step (from the seed, so replays wait alike).
+    private var meanwhile: SimulationRandom
+
+    init(_ scenario: RunScenario, trace: Bool = false) {
+        self.scenario = scenario
+        self.trace = trace
+        directory = TemporaryDirectory("spytail-sim")
+        host = SimulatedHost(root: directory.path, modes: scenario.modes)
+        meanwhile = SimulationRandom(seed: scenario.seed ^ 0x5EED)
+        configPath = directory.write("c.json", host.config)
+    }
+
+    deinit { directory.remove() }
+
+    /// Plays every step, settles (writers done, everything delivered, the clock past every timer), stops the
+    /// run, and returns what broke.
+    func play() -> [String] {
+        if !scenario.startsLate { start() }
+        for (i, step) in scenario.steps.enumerated() {
+            stepIndex = i
+            perform(step)
+            if trace { say("\(i) \(step)") }
+            if problems.count > 0 { return problems }
+        }
+        stepIndex = scenario.steps.count
+        settle()
+        if trace { say("settled") }
+        problems += SimulatedOutcome(host: host, output: directory.file("out/out.jsonl"), reporter: reporter, crashes: crashes).problems
+        return problems
+    }
+
+    private func perform(_ step: RunScenario.Step) {
+        switch step {
+        case .write(let w, let n): host.write(w, count: n)
+        case .reopen(let w): host.reopen(w)
+        case .rotate(let w): host.rotate(w)
+        case .finishRotation(let w): host.finish(w)
+        case .deliver(let n): turn(with: take(n).map { .watch($0) })
+        case .overflow:
+            host.dropQueued()
+            turn(with: [.watch(.overflow)])
+        case .tick(let ms):
+            guard tailer != nil else { return }
+            clock.advance(by: .milliseconds(ms))
+            turn(with: [])
+        case .stop: stop()
+        case .crash: crash()
+        case .crashWhileSaving:
+            guard tailer != nil else { return }
+            checkpoints.killAtNextSave = true
+            turn(with: take(host.queued.count).map { .watch($0) })
+            checkpoints.killAtNextSave = false
+            crash()
+        case .start: if tailer == nil { start() }
+        case .setState(let state):
+            guard tailer != nil else { return }
+            recording = state == .recording
+            turn(with: [.request(.setState(state))])
+        case .reload: turn(with: [.request(.reload)])
+        }
+    }
+
+    /// Writers reopen and finish their rotations, the run (started if down, recording) is handed every event
+    /// and the clock moves past the rotated files' quiet time until nothing is left; then SIGTERM.
+    private func settle() {
+        for w in host.writers.indices {
+            host.finish(w)
+            host.reopen(w)
+        }
+        if tailer == nil { start() }
+        perform(.setState(.recording))
+        for _ in 0..<6 {
+            turn(with: take(host.queued.count).map { .watch($0) })
+            clock.advance(by: .milliseconds(1500))
+            turn(with: [])
+        }
+        stop()
+    }
+
+    // MARK: the process
+
+    private func start() {
+        clock = ManualClock()
+        spy = RecordingFileEvents()
+        let spy = self.spy
+        host.watched = { spy.currentlyWatched }
+        do {
+            let run = try Tailer(configFile: ConfigFile(path: configPath), store: checkpoints, events: reporter, clock: clock,
+                                 fileEvents: spy.factory)
+            tailer = run
+            recording = true
+            run.onWait = { [unowned self] in self.whileWaiting() }
+            run.open()
+            try run.begin()
+            check(run)
+        } catch {
+            problems.append("step \(stepIndex): start failed: \(error)")
+        }
+    }
+
+    /// One loop turn with `events` (inotify's are pushed as its thread would; the others are the loop's own).
+    private func turn(with events: [RunEvent]) {
+        guard let run = tailer else { return }
+        for event in events {
+            if case .watch(let watch) = event { spy.deliver(watch) } else { run.inbox.push(event) }
+        }
+        do {
+            if try run.turn(run.nextBatch(waiting: .zero)) == .stop {
+                try run.shutDown()
+                tailer = nil
+                host.watched = { [] }
+                host.dropQueued()  // inotify's queue ends with the process
+                return
+            }
+            check(run)
+        } catch {
+            problems.append("step \(stepIndex): the run failed: \(error)")
+        }
+    }
+
+    /// Queued inotify events for the run (none while it is down: they die with it).
+    private func take(_ count: Int) -> [WatchEvent] {
+        guard tailer != nil else { return [] }
+        return host.take(count, recording: recording)
+    }
+
+    private func stop() { turn(with: [.signal(SIGTERM)]) }
+
+    /// Killed: nothing more is flushed or saved; inotify's queue dies with the process.
+    private func crash() {
+        guard tailer != nil else { return }
+        tailer = nil
+        crashes += 1
+        host.watched = { [] }
+        host.dropQueued()
+    }
+
+    /// The run waits inside a step (a copy's arrival, room in an output): a compressor may finish, inotify
+    /// hands over what it has, and time passes (the wait ends at its deadline at the latest).
+    private func whileWaiting() {
+        for w in host.writers.indices where meanwhile.next(below: 2) == 0 { host.finish(w) }
+        for event in take(host.queued.count) { spy.deliver(event) }
+        clock.advance(by: .milliseconds(250))
+    }
+
+    /// Tracing: each step printed with what the run reported meanwhile and what it watches.
+    private let trace: Bool
+    private var said = 0
+
+    private func say(_ step: String) {
+        let events = reporter.events
+        print("  \(step)  [\(tailer == nil ? "down" : "watching " + spy.currentlyWatched.map { $0.replacingOccurrences(of: directory.path, with: "") }.sorted().joined(separator: " "))]")
+        for event in events[said...] { print("      \(event)".replacingOccurrences(of: directory.path, with: "")) }
+        said = events.count
+    }
+
+    /// Invariants after every turn.
+    private func check(_ run: Tailer<ManualClock>) {
+        if run.files.count > maxOpenFiles {
+            problems.append("step \(stepIndex): \(run.files.count) files open, more than maxOpenFiles \(maxOpenFiles)")
+        }
+    }
+}
