@@ -3,9 +3,12 @@
 /// Each path keeps its newest `perPath` contents.
 public struct SeenContents: Sendable, Equatable {
     private var byPath: [String: [Fingerprint]] = [:]
-    /// Live paths whose file was empty when it was last let go (disabled): any copy of their chain with content
-    /// never seen was written since, however many copies there are.
-    public private(set) var leftEmpty: Set<String> = []
+    /// Live paths whose rotated chain, as first found in this run, was read or noted (start-up, a resume): any
+    /// copy of theirs with content never seen holds lines written since, however many copies there are.
+    public private(set) var chainsNoted: Set<String> = []
+    /// How far a content was read that is no longer open (retired, then gone): a copy of it that turns up
+    /// longer (gzipped after it grew) is read from there.
+    private var readTo: [String: [Fingerprint: Int64]] = [:]
     public let perPath: Int
 
     public init(perPath: Int = 256) { self.perPath = perPath }
@@ -20,7 +23,6 @@ public struct SeenContents: Sendable, Equatable {
     /// Notes `fingerprint` (nothing for nil: a file with no complete first line yet has no content to name).
     public mutating func remember(_ fingerprint: Fingerprint?, under live: String) {
         guard let fingerprint else { return }
-        leftEmpty.remove(live)
         var seen = byPath[live, default: []]
         guard !seen.contains(fingerprint) else { return }
         seen.append(fingerprint)
@@ -28,6 +30,19 @@ public struct SeenContents: Sendable, Equatable {
         byPath[live] = seen
     }
 
-    /// Notes that the file followed under `live` was empty when it was let go.
-    public mutating func noteLeftEmpty(_ live: String) { leftEmpty.insert(live) }
+    /// Notes that `live`'s chain, as found now, was read or noted.
+    public mutating func noteChain(of live: String) { chainsNoted.insert(live) }
+
+    /// Notes `fingerprint` as read up to `offset` under `live` (a file let go: retired).
+    public mutating func remember(_ fingerprint: Fingerprint?, under live: String, readTo offset: Int64) {
+        remember(fingerprint, under: live)
+        guard let fingerprint else { return }
+        var offsets = readTo[live, default: [:]]
+        offsets[fingerprint] = offset
+        if offsets.count > perPath, let any = offsets.keys.first(where: { $0 != fingerprint }) { offsets[any] = nil }
+        readTo[live] = offsets
+    }
+
+    /// How far content `fingerprint` was read under `live`, when it was let go part-way known.
+    public func readOffset(of fingerprint: Fingerprint, under live: String) -> Int64? { readTo[live]?[fingerprint] }
 }

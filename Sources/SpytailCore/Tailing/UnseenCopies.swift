@@ -16,9 +16,9 @@ public enum UnseenCopies {
     /// oldest first. Copies newer than `index` wait for their own arrival (one may still be being written).
     /// Without any seen copy, only the newest copy counts, and only with `newestAlone` (it was just told to
     /// have arrived): older ones are history (renamed along by logrotate, say). A copy without a
-    /// fingerprint (empty, unreadable) is passed over. `leftEmpty`: the live file was empty when last let go,
-    /// so every copy with content not seen was written since: all of them count.
-    public static func pick(_ chain: [String], through index: Int, newestAlone: Bool, leftEmpty: Bool = false,
+    /// fingerprint (empty, unreadable) is passed over. `chainNoted`: the live path's chain was read or noted
+    /// when first found in this run, so every copy with content not seen was written since: all of them count.
+    public static func pick(_ chain: [String], through index: Int, newestAlone: Bool, chainNoted: Bool = false,
                             fingerprint: (String) -> Fingerprint?, seen: (Fingerprint) -> Bool) -> [Copy] {
         guard chain.indices.contains(index) else { return [] }
         var unseen: [Copy] = []
@@ -27,7 +27,7 @@ public enum UnseenCopies {
             if seen(print) { return unseen.reversed() }
             unseen.append(Copy(path: copy, fingerprint: print))
         }
-        if leftEmpty { return unseen.reversed() }
+        if chainNoted { return unseen.reversed() }
         guard newestAlone, index == chain.count - 1, let newest = unseen.first, newest.path == chain[index] else { return [] }
         return [newest]
     }

@@ -48,11 +48,7 @@ extension Tailer {
         case .sleep:
             state = newState
             for file in files.all {
-                if let checkpoint = file.checkpoint() {
-                    positions.park(checkpoint, at: file.followPath)
-                } else if files.identity(followedAt: file.followPath) == file.identity {
-                    seen.noteLeftEmpty(file.followPath)  // what it gets while disabled may be rotated before waking
-                }
+                if let checkpoint = file.checkpoint() { positions.park(checkpoint, at: file.followPath) }
                 releaseDrainWatch(of: file)
                 file.close()
             }

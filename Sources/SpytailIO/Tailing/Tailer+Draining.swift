@@ -28,9 +28,9 @@ extension Tailer {
     /// keeping its position (checkpointed, marked drained) in case it grows again.
     func retire(_ file: TailedFile) throws(SinkError) {
         locate(file)
-        seen.remember(file.source?.fingerprint, under: file.followPath)
         try file.finish(emit)
         let checkpoint = file.checkpoint()
+        seen.remember(file.source?.fingerprint, under: file.followPath, readTo: checkpoint?.offset ?? 0)
         let watch = file.drainWatch
         file.drainWatch = nil  // handed to the retired record
         file.close()

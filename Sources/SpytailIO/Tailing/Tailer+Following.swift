@@ -20,7 +20,9 @@ extension Tailer {
         }
         if state == .idle { file.skippedFrom = offset }
         files.follow(file, at: path)
-        positions.followed(path)
+        // Its checkpoint speaks for the path once it has one; an empty file has none yet, so a deleted
+        // predecessor's position stays (a restart then resumes that content, not reads the chain as new).
+        if file.source != nil { positions.followed(path) }
         events.report(.following(path: path, offset: offset))
         try readFollowedBacklog(file, from: offset)
         try read(file)

@@ -28,6 +28,7 @@ extension Tailer {
         let chain = discovery.rotatedCopies(of: path, source: source(of: path)) + (Syscall.stat(path) != nil ? [path] : [])
         let members = chain.map { ChainResume.Member(fingerprint: Fingerprinter.ofFile($0), isLive: $0 == path) }
         for member in members.reversed() { seen.remember(member.fingerprint, under: path) }
+        seen.noteChain(of: path)
         let plan = resume.plan(members, isPlain: { FileOpener.isPlain(chain[$0]) })
         for lost in plan.vanished {
             try reportGap(GapReport(file: configuration.sourceFile(path, fingerprint: lost.fingerprint), offset: lost.offset, bytes: nil,

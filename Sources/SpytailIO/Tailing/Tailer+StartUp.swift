@@ -25,6 +25,7 @@ extension Tailer {
             for path in discovery.liveFiles(for: source) where files.identity(followedAt: path) == nil {
                 guard Syscall.stat(path) != nil else { continue }
                 let known = checkpoints.contains { $0.path == path }
+                seen.noteChain(of: path)
                 if source.startAt == .end && !known {
                     // The history is skipped, and known: a copy renamed later is not new content.
                     for member in discovery.rotatedChain(of: path, source: source, listings: listings) {

@@ -15,7 +15,19 @@ extension Tailer {
         guard let (live, source) = copyOwners.liveFile(ofCopy: path) else { return }
         let chain = discovery.rotatedChain(of: live, source: source)
         guard let index = chain.lastIndex(of: path) else { return }
+        try catchUpLonger(path, under: live)
         try catchUpUnseen(chain, through: index, under: live, newestAlone: arrived)
+    }
+
+    /// A copy of content that was retired part-way and then went from view (gzipped after it grew): what it
+    /// holds past where reading stopped is read now.
+    private func catchUpLonger(_ copy: String, under live: String) throws(SinkError) {
+        guard state != .disabled, !pipeline.isStalled, let fingerprint = Fingerprinter.ofFile(copy),
+              let offset = seen.readOffset(of: fingerprint, under: live),
+              !files.all.contains(where: { $0.followPath == live && $0.source?.fingerprint == fingerprint }),
+              !positions.retiredHolds(fingerprint, under: live),
+              let delivered = try catchUp(copy, from: offset, fingerprint: fingerprint, as: live) else { return }
+        seen.remember(fingerprint, under: live, readTo: offset + delivered)
     }
 
     /// Reads the copies `unseenCopies` names, oldest first, as the live path.
@@ -36,7 +48,7 @@ extension Tailer {
     /// `damaged` gap.
     func catchUpUnseenRotations() throws(SinkError) {
         // Only chains with a seen copy count here, so only the folders of live paths seen in this run.
-        let parents = Set((Array(seen.paths) + Array(seen.leftEmpty) + files.followedPaths + Array(positions.parked.keys))
+        let parents = Set((Array(seen.paths) + Array(seen.chainsNoted) + files.followedPaths + Array(positions.parked.keys))
             .map(Paths.parent))
         let owners = copyOwners
         var looked: [String: (stamp: FileStamp, fingerprint: Fingerprint?)] = [:]
@@ -45,7 +57,7 @@ extension Tailer {
             // A poll without inotify comes back every 2 s: an unchanged copy is not opened (nor inflated) again.
             let fingerprint = newestCopies[newest].flatMap { $0.stamp == stamp ? $0.fingerprint : nil } ?? Fingerprinter.ofFile(newest)
             looked[newest] = (stamp, fingerprint)
-            guard let fingerprint, !hasSeen(fingerprint, under: live) || seen.leftEmpty.contains(live) else { continue }
+            guard let fingerprint, !hasSeen(fingerprint, under: live) else { continue }
             try catchUpUnseen(chain, through: chain.count - 1, under: live, newestAlone: false)
         }
         newestCopies = looked
@@ -53,7 +65,7 @@ extension Tailer {
 
     /// The copies of `chain` up to `index` whose content went by unseen under `live` (`UnseenCopies`).
     func unseenCopies(_ chain: [String], through index: Int, under live: String, newestAlone: Bool) -> [UnseenCopies.Copy] {
-        UnseenCopies.pick(chain, through: index, newestAlone: newestAlone, leftEmpty: seen.leftEmpty.contains(live),
+        UnseenCopies.pick(chain, through: index, newestAlone: newestAlone, chainNoted: seen.chainsNoted.contains(live),
                           fingerprint: Fingerprinter.ofFile,
                           seen: { hasSeen($0, under: live) })
     }

@@ -52,6 +52,14 @@ struct RunScenario: CustomStringConvertible {
     let startsLate: Bool
     var steps: [Step]
 
+    /// A schedule written out (a regression kept from a shrunk failure).
+    init(modes: [(SimulatedHost.Mode, compress: Bool, delay: Bool)], startsLate: Bool = false, steps: [Step]) {
+        seed = 0
+        self.modes = modes
+        self.startsLate = startsLate
+        self.steps = steps
+    }
+
     /// The schedule of `seed`: 40–120 steps.
     init(seed: UInt64) {
         var rng = SimulationRandom(seed: seed)

@@ -7,7 +7,7 @@ import Testing
 /// reloads. A failure is shrunk to a short schedule and printed with the command that replays it.
 ///
 /// `SPYTAIL_RUNSIM_SEEDS=N` runs seeds 1…N (default 300; CI runs more), `SPYTAIL_RUNSIM_SEED=S` runs S alone.
-/// `SPYTAIL_RUNSIM_TRACE=1` also plays the shrunk schedule step by step, with what the run said and watched.
+/// `SPYTAIL_RUNSIM_COUNT=1` lists every failing seed without shrinking. `SPYTAIL_RUNSIM_TRACE=1` also plays the shrunk schedule step by step, with what the run said and watched.
 /// The seed being played is kept in `$TMPDIR/spytail-run-sim.seed` for a crash the test cannot report.
 @Suite(.serialized)
 struct RunSimulationTests {
@@ -17,12 +17,17 @@ struct RunSimulationTests {
             ?? Array(1...UInt64(environment["SPYTAIL_RUNSIM_SEEDS"].flatMap { Int($0) } ?? 300))
         let seedFile = (environment["TMPDIR"] ?? "/tmp") + "/spytail-run-sim.seed"
         var failed = 0
+        let counting = environment["SPYTAIL_RUNSIM_COUNT"] == "1"  // every failing seed listed, none shrunk
         for seed in seeds {
             try? "\(seed)\n".write(toFile: seedFile, atomically: false, encoding: .utf8)
             let scenario = RunScenario(seed: seed)
             let problems = SimulatedRun(scenario).play()
             guard !problems.isEmpty else { continue }
             failed += 1
+            if counting {
+                print("seed \(seed): \(problems.joined(separator: "; "))")
+                continue
+            }
             let short = Self.shrink(scenario)
             if ProcessInfo.processInfo.environment["SPYTAIL_RUNSIM_TRACE"] == "1" { _ = SimulatedRun(short, trace: true).play() }
             Issue.record("""

@@ -1,0 +1,53 @@
+import Testing
+
+/// Short schedules the run simulator found losing or doubling lines, shrunk and kept: each played against the
+/// production tailer as `SimulatedRun` plays a seed, with the same end-of-run invariants.
+@Suite(.serialized)
+struct RunScheduleTests {
+    static let plain: (SimulatedHost.Mode, compress: Bool, delay: Bool) = (.create, compress: false, delay: false)
+
+    /// `b.log` rotated into `old/` while the run was down and its writer still appends there (its HUP has not
+    /// come yet): the start read the copy once and lost what came after. The newest plain copy is now drained.
+    @Test func aCopyRotatedWhileDownIsFollowedWhileItsWriterStillAppends() {
+        let schedule = RunScenario(modes: [Self.plain, (.create, compress: true, delay: true), Self.plain],
+                                   steps: [.rotate(writer: 1), .crash, .write(writer: 1, lines: 11), .start, .write(writer: 1, lines: 19)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    /// A retired rotated file grows, and its write events come in one batch with an event of its folder: the
+    /// folder was looked at and the grown file passed over. A folder's look now looks at its retired files.
+    @Test func aRetiredFileThatGrowsIsReadWhenItsFolderIsLookedAtInTheSameBatch() {
+        let schedule = RunScenario(modes: [(.copytruncate, compress: true, delay: false), Self.plain, (.copytruncate, compress: false, delay: false)],
+                                   startsLate: true,
+                                   steps: [.write(writer: 1, lines: 17), .start, .write(writer: 0, lines: 2), .rotate(writer: 1),
+                                           .write(writer: 0, lines: 4), .deliver(events: 4), .tick(milliseconds: 2500),
+                                           .write(writer: 1, lines: 17)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    /// An empty rotated copy (rotated while the run was being killed) is written later by a writer that has not
+    /// reopened, then an overflow: its chain had no seen copy and was left alone as history. A chain noted at
+    /// start counts every unseen copy as new.
+    @Test func contentWrittenLaterIntoACopyThatWasEmptyAtStartIsRead() {
+        let schedule = RunScenario(modes: [Self.plain, Self.plain, (.copytruncate, compress: false, delay: false)],
+                                   steps: [.rotate(writer: 1), .crashWhileSaving, .start, .write(writer: 1, lines: 2), .reopen(writer: 1), .overflow])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    /// A rotated file retired while quiet grows, then is gzipped before the run looks: the gzip copy's content
+    /// was "seen" and skipped. Now what it holds past where reading stopped is read.
+    @Test func aRetiredFileGzippedAfterItGrewIsReadFromWhereReadingStopped() {
+        let schedule = RunScenario(modes: [(.copytruncate, compress: false, delay: false), (.create, compress: true, delay: false), Self.plain],
+                                   steps: [.write(writer: 1, lines: 11), .deliver(events: 4), .rotate(writer: 1), .tick(milliseconds: 1200),
+                                           .overflow, .write(writer: 1, lines: 1)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    /// logback rolls `c.log` twice and gzips the first roll before the run looks, then SIGTERM: the new `c.log`
+    /// was empty, so the deleted predecessor's position was dropped and the restart read the chain again.
+    @Test func aDeletedFilesPositionStaysWhileTheFileFollowedAfterItIsEmpty() {
+        let schedule = RunScenario(modes: [Self.plain, Self.plain, (.create, compress: true, delay: false)],
+                                   steps: [.write(writer: 2, lines: 3), .rotate(writer: 2), .rotate(writer: 2), .deliver(events: 5), .stop])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+}
