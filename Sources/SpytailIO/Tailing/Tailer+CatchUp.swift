@@ -34,16 +34,25 @@ extension Tailer {
         }
     }
 
-    /// Reads a rotated copy whole as `livePath`, like `catchUp`, except the newest copy of its chain when it is
-    /// plain: that one is drained (kept open and read as it grows until quiet, as a file rotated during the
-    /// run), because its writer may not have reopened its live path yet. False when the copy no longer held
-    /// the content `fingerprint` names.
+    /// Reads a rotated copy whole as `livePath` (`catchUp`). The newest copy of its chain, when plain, is then
+    /// kept as a retired file at the end of what was read: its writer may not have reopened its live path yet,
+    /// and if it grows it is drained from there. False when the copy no longer held the content `fingerprint`
+    /// names.
     @discardableResult
     func readRotated(_ copy: String, from offset: Int64, fingerprint: Fingerprint?, as livePath: String, newest: Bool) throws(SinkError) -> Bool {
-        if newest, let fingerprint, FileOpener.isPlain(copy) {
-            return try drain(copy, from: offset, fingerprint: fingerprint, as: livePath)
-        }
-        return try catchUp(copy, from: offset, fingerprint: fingerprint, as: livePath) != nil
+        guard let delivered = try catchUp(copy, from: offset, fingerprint: fingerprint, as: livePath) else { return false }
+        if newest, let fingerprint, FileOpener.isPlain(copy) { keepRetired(copy, at: offset + delivered, fingerprint: fingerprint, as: livePath) }
+        return true
+    }
+
+    /// Keeps the plain copy at `path`, read up to `end`, as a retired file (bounded like the others).
+    private func keepRetired(_ path: String, at end: Int64, fingerprint: Fingerprint, as livePath: String) {
+        guard let fd = try? Syscall.open(path, O_RDONLY) else { return }
+        defer { Syscall.close(fd) }
+        guard let info = try? Syscall.fstat(fd), files[FileIdentity(info)] == nil else { return }
+        let checkpoint = Checkpoint(path: livePath, identity: FileIdentity(info), fingerprint: fingerprint, offset: end,
+                                    tailHash: TailedFile.tailHash(fd: fd, before: end))
+        if let watch = positions.retire(checkpoint, at: path, watch: nil, limit: settings.retiredLimit)?.watch { watches.release(watch) }
     }
 
     /// What one read of a rotated copy came to.
