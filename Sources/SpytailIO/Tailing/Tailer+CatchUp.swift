@@ -36,13 +36,13 @@ extension Tailer {
 
     /// Reads a rotated copy whole as `livePath` (`catchUp`). The newest copy of its chain, when plain, is then
     /// kept as a retired file at the end of what was read: its writer may not have reopened its live path yet,
-    /// and if it grows it is drained from there. False when the copy no longer held the content `fingerprint`
-    /// names.
+    /// and if it grows it is drained from there. Returns the bytes delivered, or nil when the copy no longer
+    /// held the content `fingerprint` names.
     @discardableResult
-    func readRotated(_ copy: String, from offset: Int64, fingerprint: Fingerprint?, as livePath: String, newest: Bool) throws(SinkError) -> Bool {
-        guard let delivered = try catchUp(copy, from: offset, fingerprint: fingerprint, as: livePath) else { return false }
+    func readRotated(_ copy: String, from offset: Int64, fingerprint: Fingerprint?, as livePath: String, newest: Bool) throws(SinkError) -> Int64? {
+        guard let delivered = try catchUp(copy, from: offset, fingerprint: fingerprint, as: livePath) else { return nil }
         if newest, let fingerprint, FileOpener.isPlain(copy) { keepRetired(copy, at: offset + delivered, fingerprint: fingerprint, as: livePath) }
-        return true
+        return delivered
     }
 
     /// Keeps the plain copy at `path`, read up to `end`, as a retired file (bounded like the others).
@@ -53,6 +53,7 @@ extension Tailer {
         let checkpoint = Checkpoint(path: livePath, identity: FileIdentity(info), fingerprint: fingerprint, offset: end,
                                     tailHash: TailedFile.tailHash(fd: fd, before: end))
         if let watch = positions.retire(checkpoint, at: path, watch: nil, limit: settings.retiredLimit)?.watch { watches.release(watch) }
+        seen.remember(fingerprint, under: livePath, readTo: end)
     }
 
     /// What one read of a rotated copy came to.

@@ -26,7 +26,7 @@ extension Tailer {
 
     /// Quiet for `rotateWait` with nothing more to read: emits what it holds back and closes the descriptor,
     /// keeping its position (checkpointed, marked drained) in case it grows again.
-    func retire(_ file: TailedFile) throws(SinkError) {
+    func retire(_ file: TailedFile, because reason: String? = nil) throws(SinkError) {
         locate(file)
         try file.finish(emit)
         let checkpoint = file.checkpoint()
@@ -35,7 +35,8 @@ extension Tailer {
         file.drainWatch = nil  // handed to the retired record
         file.close()
         files.remove(file)
-        events.report(.closed(path: file.currentPath, reason: "rotated away and quiet for \(settings.rotateWaitMilliseconds) ms; read again if it grows"))
+        events.report(.closed(path: file.currentPath,
+                              reason: reason ?? "rotated away and quiet for \(settings.rotateWaitMilliseconds) ms; read again if it grows"))
         guard let checkpoint, Syscall.stat(file.currentPath).map({ FileIdentity($0) == file.identity }) == true else {
             if let watch { watches.release(watch) }
             return
@@ -92,7 +93,10 @@ extension Tailer {
     /// Retired files whose name in `directory` no longer leads to them (deleted, or moved where we cannot see).
     func forgetRetired(in directory: String) {
         for (identity, old) in positions.retired where Paths.parent(of: old.currentPath) == directory {
-            if Syscall.stat(old.currentPath).map({ FileIdentity($0) }) != identity { forget(identity) }
+            guard Syscall.stat(old.currentPath).map({ FileIdentity($0) }) != identity else { continue }
+            // Its content may turn up under another name (renamed, gzipped): read from where reading stopped.
+            seen.remember(old.checkpoint.fingerprint, under: old.checkpoint.path, readTo: old.checkpoint.offset)
+            forget(identity)
         }
     }
 }

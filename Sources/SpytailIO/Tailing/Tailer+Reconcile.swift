@@ -54,8 +54,13 @@ extension Tailer {
             return
         }
         if let old = positions.retired[identity] {
-            try revive(old, at: path, size: Int64(info.st_size))
-            return
+            if Fingerprinter.ofFile(path) == old.checkpoint.fingerprint {
+                try revive(old, at: path, size: Int64(info.st_size))
+                return
+            }
+            // Another content under the retired file's inode: it was deleted and its inode reused.
+            seen.remember(old.checkpoint.fingerprint, under: old.checkpoint.path, readTo: old.checkpoint.offset)
+            forget(identity)
         }
         guard files.identity(followedAt: path) == nil, isLive(path) else { return }
         if let source = configuration.source(ofLive: path),

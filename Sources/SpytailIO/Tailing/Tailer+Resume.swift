@@ -55,7 +55,7 @@ extension Tailer {
             case .catchUp(let index, let offset):
                 let fingerprint = members[index].fingerprint
                 let newest = index == members.lastIndex { !$0.isLive }
-                guard try readRotated(chain[index], from: offset, fingerprint: fingerprint, as: path, newest: newest) else { return false }
+                guard try readRotated(chain[index], from: offset, fingerprint: fingerprint, as: path, newest: newest) != nil else { return false }
                 if let fingerprint { resume.read(fingerprint) }
             }
         }

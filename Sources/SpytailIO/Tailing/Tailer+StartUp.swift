@@ -33,7 +33,12 @@ extension Tailer {
                     }
                     try followAtEnd(path)
                 } else {
-                    if !known && source.rotated { try readHistory(of: path, source: source) }
+                    if !known && source.rotated, let newest = try readHistory(of: path, source: source),
+                       Fingerprinter.ofFile(path) == newest.fingerprint {
+                        // copytruncate between its copy and its truncate: the live file starts with what was read.
+                        try follow(path, from: newest.end, fingerprint: newest.fingerprint)
+                        continue
+                    }
                     try reconcilePath(path)
                 }
             }
@@ -45,10 +50,13 @@ extension Tailer {
     }
 
     /// A live file never seen before, on the first start with `startAt: beginning`: its rotated chain is
-    /// read oldest first (damage reported as in `scan`) before the live file is followed. Nothing of it is
-    /// checkpointed; the live file's checkpoint then marks the whole chain as read, so a restart skips it.
-    func readHistory(of path: String, source: SpytailConfig.Source) throws(SinkError) {
+    /// read oldest first (damage reported as in `scan`) before the live file is followed. The members are not
+    /// checkpointed (but the newest plain one, kept as retired: `readRotated`); the live file's checkpoint
+    /// then marks the whole chain as read, so a restart skips it.
+    /// Returns the newest member read: its content and where reading it ended.
+    func readHistory(of path: String, source: SpytailConfig.Source) throws(SinkError) -> (fingerprint: Fingerprint, end: Int64)? {
         let chain = discovery.rotatedChain(of: path, source: source)
+        var newest: (fingerprint: Fingerprint, end: Int64)?
         for member in chain {
             do { _ = try FileOpener.open(member) } catch {
                 events.report(.readFailed(error))
@@ -56,8 +64,10 @@ extension Tailer {
             }
             guard let fingerprint = Fingerprinter.ofFile(member) else { continue }  // empty
             events.report(.fileStarted(path: member, compressed: member.hasSuffix(".gz")))
-            try readRotated(member, from: 0, fingerprint: fingerprint, as: path, newest: member == chain.last)
+            let delivered = try readRotated(member, from: 0, fingerprint: fingerprint, as: path, newest: member == chain.last)
+            newest = delivered.map { (fingerprint, $0) }
         }
+        return newest
     }
 
     /// The source `path` is a live file of; a source with the built-in names only when none is (any more).

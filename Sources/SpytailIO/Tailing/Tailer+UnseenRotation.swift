@@ -21,11 +21,16 @@ extension Tailer {
 
     /// A copy of content that was retired part-way and then went from view (gzipped after it grew): what it
     /// holds past where reading stopped is read now.
-    private func catchUpLonger(_ copy: String, under live: String) throws(SinkError) {
-        guard state != .disabled, !pipeline.isStalled, let fingerprint = Fingerprinter.ofFile(copy),
-              let offset = seen.readOffset(of: fingerprint, under: live),
-              !files.all.contains(where: { $0.followPath == live && $0.source?.fingerprint == fingerprint }),
-              !positions.retiredHolds(fingerprint, under: live),
+    private func catchUpLonger(_ copy: String, under live: String, fingerprint: Fingerprint? = nil) throws(SinkError) {
+        guard state != .disabled, !pipeline.isStalled, let fingerprint = fingerprint ?? Fingerprinter.ofFile(copy),
+              !files.all.contains(where: { $0.followPath == live && $0.source?.fingerprint == fingerprint }) else { return }
+        if let old = positions.retired.values.first(where: { $0.checkpoint.path == live && $0.checkpoint.fingerprint == fingerprint }) {
+            // Still where it was retired: its growth is read there. Gone (renamed, gzipped): this copy holds it.
+            guard Syscall.stat(old.currentPath).map({ FileIdentity($0) }) != old.checkpoint.identity else { return }
+            seen.remember(fingerprint, under: live, readTo: old.checkpoint.offset)
+            forget(old.checkpoint.identity)
+        }
+        guard let offset = seen.readOffset(of: fingerprint, under: live),
               let delivered = try catchUp(copy, from: offset, fingerprint: fingerprint, as: live) else { return }
         seen.remember(fingerprint, under: live, readTo: offset + delivered)
     }
@@ -33,7 +38,10 @@ extension Tailer {
     /// Reads the copies `unseenCopies` names, oldest first, as the live path.
     private func catchUpUnseen(_ chain: [String], through index: Int, under live: String, newestAlone: Bool) throws(SinkError) {
         guard state != .disabled, !pipeline.isStalled else { return }
-        for copy in unseenCopies(chain, through: index, under: live, newestAlone: newestAlone) {
+        let copies = unseenCopies(chain, through: index, under: live, newestAlone: newestAlone)
+        // The seen copy the walk stopped at may hold more than was read (it grew before it was gzipped).
+        if let oldest = copies.first, let at = chain.firstIndex(of: oldest.path), at > 0 { try catchUpLonger(chain[at - 1], under: live) }
+        for copy in copies {
             events.report(.following(path: copy.path, offset: 0))
             seen.remember(copy.fingerprint, under: live)
             try readRotated(copy.path, from: 0, fingerprint: copy.fingerprint, as: live, newest: copy.path == chain.last)
@@ -42,8 +50,8 @@ extension Tailer {
 
     /// Without arrival events (inotify's queue overflowed, arrivals came while reading was paused or
     /// disabled, a reload, the 2 s poll without inotify), the rotated copies in the chains' folders are
-    /// looked at: one listing a folder; a chain is walked only when its newest copy holds content not seen
-    /// (the steady state costs one head read a chain), and only back to a copy whose content was seen. A
+    /// looked at: one listing a folder; a chain is walked only when its newest copy with content holds content
+    /// not seen (the steady state costs one head read a chain), and only back to a copy whose content was seen. A
     /// newest copy still being written is read to where it is: a gzip one then ends early and says so as a
     /// `damaged` gap.
     func catchUpUnseenRotations() throws(SinkError) {
@@ -53,12 +61,17 @@ extension Tailer {
         let owners = copyOwners
         var looked: [String: (stamp: FileStamp, fingerprint: Fingerprint?)] = [:]
         for (live, chain) in owners.chains(in: owners.chainFolders(near: parents)) {
-            guard let newest = chain.last, let stamp = FileStamp(newest) else { continue }
-            // A poll without inotify comes back every 2 s: an unchanged copy is not opened (nor inflated) again.
-            let fingerprint = newestCopies[newest].flatMap { $0.stamp == stamp ? $0.fingerprint : nil } ?? Fingerprinter.ofFile(newest)
-            looked[newest] = (stamp, fingerprint)
-            guard let fingerprint, !hasSeen(fingerprint, under: live) else { continue }
-            try catchUpUnseen(chain, through: chain.count - 1, under: live, newestAlone: false)
+            // The newest copy with content (an empty one, just created by a rotation, says nothing yet).
+            for (index, newest) in chain.enumerated().reversed() {
+                guard let stamp = FileStamp(newest) else { break }
+                // A poll without inotify comes back every 2 s: an unchanged copy is not opened (nor inflated) again.
+                let fingerprint = newestCopies[newest].flatMap { $0.stamp == stamp ? $0.fingerprint : nil } ?? Fingerprinter.ofFile(newest)
+                looked[newest] = (stamp, fingerprint)
+                guard let fingerprint else { continue }
+                try catchUpLonger(newest, under: live, fingerprint: fingerprint)
+                if !hasSeen(fingerprint, under: live) { try catchUpUnseen(chain, through: index, under: live, newestAlone: false) }
+                break
+            }
         }
         newestCopies = looked
     }

@@ -50,4 +50,31 @@ struct RunScheduleTests {
                                    steps: [.write(writer: 2, lines: 3), .rotate(writer: 2), .rotate(writer: 2), .deliver(events: 5), .stop])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// Disabled while a rotated file is drained: it was parked under the live path, where the live file's own
+    /// position replaced it. Drained files are now retired by identity when the run is disabled.
+    @Test func aDrainedFileKeepsItsPositionWhenTheRunIsDisabled() {
+        let schedule = RunScenario(modes: [(.copytruncate, compress: false, delay: false), (.create, compress: true, delay: false), Self.plain],
+                                   steps: [.write(writer: 1, lines: 11), .rotate(writer: 1), .deliver(events: 6), .setState(.disabled),
+                                           .write(writer: 1, lines: 1)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    /// A retired copy is gzipped and its inode reused by the next live file: the new file was taken for the
+    /// retired one "now shorter", and what the copy held past its offset was never read. A retired file is
+    /// revived only when the file at hand holds its content.
+    @Test func aReusedInodeIsNotTakenForARetiredFile() {
+        let schedule = RunScenario(modes: [Self.plain, (.create, compress: true, delay: true), Self.plain],
+                                   steps: [.rotate(writer: 1), .stop, .write(writer: 1, lines: 2), .start, .write(writer: 1, lines: 1),
+                                           .reopen(writer: 1), .setState(.disabled), .write(writer: 1, lines: 7), .rotate(writer: 1)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    /// A first start between copytruncate's copy and its truncate: the copy was read, then the live file from
+    /// 0, which starts with the same lines. The live file is now followed from where the copy ended.
+    @Test func aFirstStartInsideCopytruncatesWindowReadsTheCopiedLinesOnce() {
+        let schedule = RunScenario(modes: [Self.plain, (.copytruncate, compress: true, delay: true), Self.plain], startsLate: true,
+                                   steps: [.write(writer: 1, lines: 12), .rotate(writer: 1), .start])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }
