@@ -48,12 +48,6 @@ extension Tailer {
         case .sleep:
             state = newState
             for file in files.all {
-                if files.identity(followedAt: file.followPath) != file.identity {
-                    // Rotated away, still drained: kept by identity, read again if it grows (its live path's
-                    // parked position is the live file's).
-                    try retire(file, because: "disabled; read again if it grows")
-                    continue
-                }
                 if let checkpoint = file.checkpoint() { positions.park(checkpoint, at: file.followPath) }
                 releaseDrainWatch(of: file)
                 file.close()

@@ -26,7 +26,7 @@ extension Tailer {
 
     /// Quiet for `rotateWait` with nothing more to read: emits what it holds back and closes the descriptor,
     /// keeping its position (checkpointed, marked drained) in case it grows again.
-    func retire(_ file: TailedFile, because reason: String? = nil) throws(SinkError) {
+    func retire(_ file: TailedFile) throws(SinkError) {
         locate(file)
         try file.finish(emit)
         let checkpoint = file.checkpoint()
@@ -35,8 +35,7 @@ extension Tailer {
         file.drainWatch = nil  // handed to the retired record
         file.close()
         files.remove(file)
-        events.report(.closed(path: file.currentPath,
-                              reason: reason ?? "rotated away and quiet for \(settings.rotateWaitMilliseconds) ms; read again if it grows"))
+        events.report(.closed(path: file.currentPath, reason: "rotated away and quiet for \(settings.rotateWaitMilliseconds) ms; read again if it grows"))
         guard let checkpoint, Syscall.stat(file.currentPath).map({ FileIdentity($0) == file.identity }) == true else {
             if let watch { watches.release(watch) }
             return

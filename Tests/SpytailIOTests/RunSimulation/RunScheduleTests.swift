@@ -51,19 +51,20 @@ struct RunScheduleTests {
         #expect(SimulatedRun(schedule).play() == [])
     }
 
-    /// Disabled while a rotated file is drained: it was parked under the live path, where the live file's own
-    /// position replaced it. Drained files are now retired by identity when the run is disabled.
-    @Test func aDrainedFileKeepsItsPositionWhenTheRunIsDisabled() {
+    /// A rotated file, drained, then let go when the run is disabled, grows and is gzipped before the run is
+    /// enabled again: its position was still kept for a file no longer there, and the gzip copy's content
+    /// counted as seen. A kept position whose file is gone now hands its offset to the copy that holds it.
+    @Test func aFileLetGoWhileDisabledAndGzippedAfterItGrewIsReadFromItsOffset() {
         let schedule = RunScenario(modes: [(.copytruncate, compress: false, delay: false), (.create, compress: true, delay: false), Self.plain],
                                    steps: [.write(writer: 1, lines: 11), .rotate(writer: 1), .deliver(events: 6), .setState(.disabled),
                                            .write(writer: 1, lines: 1)])
         #expect(SimulatedRun(schedule).play() == [])
     }
 
-    /// A retired copy is gzipped and its inode reused by the next live file: the new file was taken for the
-    /// retired one "now shorter", and what the copy held past its offset was never read. A retired file is
-    /// revived only when the file at hand holds its content.
-    @Test func aReusedInodeIsNotTakenForARetiredFile() {
+    /// A copy read at start (kept as retired) grows, is gzipped by the next rotation, and the walk back over the
+    /// chain stops at the gzip copy as seen: what it holds past the offset read was never read. The copy a
+    /// walk stops at is now read from where reading stopped.
+    @Test func theCopyAWalkStopsAtIsReadPastWhereReadingStopped() {
         let schedule = RunScenario(modes: [Self.plain, (.create, compress: true, delay: true), Self.plain],
                                    steps: [.rotate(writer: 1), .stop, .write(writer: 1, lines: 2), .start, .write(writer: 1, lines: 1),
                                            .reopen(writer: 1), .setState(.disabled), .write(writer: 1, lines: 7), .rotate(writer: 1)])
