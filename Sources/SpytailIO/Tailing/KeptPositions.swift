@@ -67,8 +67,11 @@ struct KeptPositions {
         }
     }
 
-    /// A file is followed at `path` again: its checkpoint speaks for the path now.
+    /// A file is followed at `path` again and has a checkpoint: that speaks for the path now.
     mutating func followed(_ path: String) { deleted[path] = nil }
+
+    /// Paths with a deleted file's position kept.
+    var deletedPaths: Dictionary<String, (checkpoint: Checkpoint, order: Int)>.Keys { deleted.keys }
 
     // MARK: reload
 

@@ -44,6 +44,7 @@ extension Tailer {
         let outcome: Checkpointer.Outcome
         if condition.mayCheckpoint {
             try pipeline.flush()
+            dropSupersededDeletedPositions()
             outcome = checkpointer.save(currentCheckpoints(), ledgers: configuration.ledgers, now: uptime, durable: durable,
                                         settings: settings)
         } else if condition.isStalled && condition.checkpoints != .frozen {
@@ -63,6 +64,13 @@ extension Tailer {
         (files.all.compactMap { $0.checkpoint() } + positions.checkpoints).sorted {
             ($0.path, $0.offset) < ($1.path, $1.offset)
         }
+    }
+
+    /// A deleted file's position stops counting once the file followed at its path has a checkpoint of its own
+    /// (it had none while empty): otherwise a restart would resume the old content and read every rotation
+    /// since again.
+    private func dropSupersededDeletedPositions() {
+        for path in Array(positions.deletedPaths) where files.file(followedAt: path)?.source != nil { positions.followed(path) }
     }
 
     func shutDown() throws(SinkError) {

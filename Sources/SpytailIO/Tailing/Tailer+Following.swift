@@ -20,8 +20,8 @@ extension Tailer {
         }
         if state == .idle { file.skippedFrom = offset }
         files.follow(file, at: path)
-        // Its checkpoint speaks for the path once it has one; an empty file has none yet, so a deleted
-        // predecessor's position stays (a restart then resumes that content, not reads the chain as new).
+        // Its checkpoint speaks for the path once it has one (`commit`); an empty file has none yet, so a deleted
+        // predecessor's position stays till then (a restart resumes that content, not reads the chain as new).
         if file.source != nil { positions.followed(path) }
         events.report(.following(path: path, offset: offset))
         try readFollowedBacklog(file, from: offset)
