@@ -4,9 +4,10 @@ import SpytailCore
 /// - *parked* live files (closed under `maxOpenFiles`, or while disabled), by live path: reopened there;
 /// - *retired* rotated-away files, read to their end and closed while quiet, by identity: read again if they
 ///   grow, now or after a restart;
-/// - *deleted* live files (read to their end) where nothing is followed yet, by live path: checkpointed as
-///   drained, so that a restart before the next file appears resumes the path's chain (a copy-and-delete
-///   rotator's gzip holds that content) instead of reading it as a first start would.
+/// - *deleted* live files (read to their end), and the newest gzip copy of a chain read whole, by live path,
+///   while the file followed there has no checkpoint of its own (none yet, or empty): checkpointed as
+///   drained, so that a restart resumes the path's chain from that content (a copy-and-delete rotator's
+///   gzip holds it) instead of reading the chain again as a first start would.
 /// Retired and deleted positions are bounded, the oldest forgotten first; parked ones are live files.
 struct KeptPositions {
     private(set) var parked: [String: Checkpoint] = [:]

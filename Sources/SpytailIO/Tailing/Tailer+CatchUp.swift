@@ -36,12 +36,21 @@ extension Tailer {
 
     /// Reads a rotated copy whole as `livePath` (`catchUp`). The newest copy of its chain, when plain, is then
     /// kept as a retired file at the end of what was read: its writer may not have reopened its live path yet,
-    /// and if it grows it is drained from there. Returns the bytes delivered, or nil when the copy no longer
+    /// and if it grows it is drained from there; a gzip one is kept as the chain's read position until the live
+    /// file has a checkpoint. Returns the bytes delivered, or nil when the copy no longer
     /// held the content `fingerprint` names.
     @discardableResult
     func readRotated(_ copy: String, from offset: Int64, fingerprint: Fingerprint?, as livePath: String, newest: Bool) throws(SinkError) -> Int64? {
         guard let delivered = try catchUp(copy, from: offset, fingerprint: fingerprint, as: livePath) else { return nil }
-        if newest, let fingerprint, FileOpener.isPlain(copy) { keepRetired(copy, at: offset + delivered, fingerprint: fingerprint, as: livePath) }
+        guard newest, let fingerprint else { return delivered }
+        if FileOpener.isPlain(copy) {
+            keepRetired(copy, at: offset + delivered, fingerprint: fingerprint, as: livePath)
+        } else if let info = Syscall.stat(copy) {
+            // A gzip copy does not grow, but while the live file has no checkpoint (empty) this one says
+            // the chain was read up to here.
+            positions.noteDeleted(Checkpoint(path: livePath, identity: FileIdentity(info), fingerprint: fingerprint,
+                                             offset: offset + delivered, tailHash: 0), limit: settings.retiredLimit)
+        }
         return delivered
     }
 

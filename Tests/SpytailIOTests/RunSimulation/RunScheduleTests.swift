@@ -78,4 +78,13 @@ struct RunScheduleTests {
                                    steps: [.write(writer: 1, lines: 12), .rotate(writer: 1), .start])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// A first start reads a chain whose newest copy is gzip while the live file is empty: nothing was
+    /// checkpointed for the path, so every later start read the chain again. The gzip copy's end is now kept
+    /// as the chain's position until the live file has a checkpoint of its own.
+    @Test func aChainReadAtStartIsNotReadAgainWhileTheLiveFileStaysEmpty() {
+        let schedule = RunScenario(modes: [Self.plain, (.create, compress: true, delay: false), Self.plain],
+                                   steps: [.write(writer: 1, lines: 5), .rotate(writer: 1), .rotate(writer: 1), .stop, .start, .stop])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }
