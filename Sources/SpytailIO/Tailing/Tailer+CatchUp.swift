@@ -42,16 +42,21 @@ extension Tailer {
     @discardableResult
     func readRotated(_ copy: String, from offset: Int64, fingerprint: Fingerprint?, as livePath: String, newest: Bool) throws(SinkError) -> Int64? {
         guard let delivered = try catchUp(copy, from: offset, fingerprint: fingerprint, as: livePath) else { return nil }
-        guard newest, let fingerprint else { return delivered }
+        if newest, let fingerprint { keepAsNewest(copy, at: offset + delivered, fingerprint: fingerprint, as: livePath) }
+        return delivered
+    }
+
+    /// The newest copy of a chain with content, read up to `end`: a plain one is kept as retired; a gzip one
+    /// as the chain's position while the live file has no checkpoint.
+    func keepAsNewest(_ copy: String, at end: Int64, fingerprint: Fingerprint, as livePath: String) {
         if FileOpener.isPlain(copy) {
-            keepRetired(copy, at: offset + delivered, fingerprint: fingerprint, as: livePath)
+            keepRetired(copy, at: end, fingerprint: fingerprint, as: livePath)
         } else if let info = Syscall.stat(copy) {
             // A gzip copy does not grow, but while the live file has no checkpoint (empty) this one says
             // the chain was read up to here.
             positions.noteDeleted(Checkpoint(path: livePath, identity: FileIdentity(info), fingerprint: fingerprint,
-                                             offset: offset + delivered, tailHash: 0), limit: settings.retiredLimit)
+                                             offset: end, tailHash: 0), limit: settings.retiredLimit)
         }
-        return delivered
     }
 
     /// Keeps the plain copy at `path`, read up to `end`, as a retired file (bounded like the others).

@@ -56,7 +56,7 @@ extension Tailer {
     /// Returns the newest member read: its content and where reading it ended.
     func readHistory(of path: String, source: SpytailConfig.Source) throws(SinkError) -> (fingerprint: Fingerprint, end: Int64)? {
         let chain = discovery.rotatedChain(of: path, source: source)
-        var newest: (fingerprint: Fingerprint, end: Int64)?
+        var newest: (member: String, fingerprint: Fingerprint, end: Int64)?
         for member in chain {
             do { _ = try FileOpener.open(member) } catch {
                 events.report(.readFailed(error))
@@ -64,10 +64,12 @@ extension Tailer {
             }
             guard let fingerprint = Fingerprinter.ofFile(member) else { continue }  // empty
             events.report(.fileStarted(path: member, compressed: member.hasSuffix(".gz")))
-            let delivered = try readRotated(member, from: 0, fingerprint: fingerprint, as: path, newest: member == chain.last)
-            newest = delivered.map { (fingerprint, $0) }
+            // The newest with content is kept once all are read (an empty copy after it says nothing).
+            newest = try readRotated(member, from: 0, fingerprint: fingerprint, as: path, newest: false).map { (member, fingerprint, $0) }
         }
-        return newest
+        guard let newest else { return nil }
+        keepAsNewest(newest.member, at: newest.end, fingerprint: newest.fingerprint, as: path)
+        return (newest.fingerprint, newest.end)
     }
 
     /// The source `path` is a live file of; a source with the built-in names only when none is (any more).

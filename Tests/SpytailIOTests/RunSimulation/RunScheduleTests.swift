@@ -87,4 +87,12 @@ struct RunScheduleTests {
                                    steps: [.write(writer: 1, lines: 5), .rotate(writer: 1), .rotate(writer: 1), .stop, .start, .stop])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// The same with an empty newest copy after the gzip one (a rotation of the empty live file): the copy
+    /// kept as the chain's position is the newest one with content.
+    @Test func theChainsPositionIsItsNewestCopyWithContent() {
+        let schedule = RunScenario(modes: [Self.plain, (.create, compress: true, delay: true), Self.plain], startsLate: true,
+                                   steps: [.rotate(writer: 1), .write(writer: 1, lines: 9), .rotate(writer: 1), .start, .stop])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }
