@@ -3,13 +3,15 @@ import SpytailCore
 
 /// Reconciling: every hint ends in a look at the file (fstat, stat) and `TailDecision`.
 extension Tailer {
-    /// Every file of ours, every live file, and rotated copies whose arrival went untold (an overflow, a
-    /// pause, a reload, the poll without inotify).
+    /// Every file of ours (open or retired), every live file, and rotated copies whose arrival went untold (an
+    /// overflow, a pause, a reload, the poll without inotify).
     func reconcileEverything() throws(SinkError) {
         for file in files.all where files[file.identity] != nil { try reconcile(file) }
         for source in configuration.sources {
             for path in discovery.liveFiles(for: source) { try reconcilePath(path) }
         }
+        // Retired files may have grown meanwhile (their events lost, or dropped while disabled).
+        for old in positions.retired.values.sorted(by: { $0.order < $1.order }) { try reconcilePath(old.currentPath) }
         try catchUpUnseenRotations()
     }
 

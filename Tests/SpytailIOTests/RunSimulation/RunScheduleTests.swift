@@ -95,4 +95,14 @@ struct RunScheduleTests {
                                    steps: [.rotate(writer: 1), .write(writer: 1, lines: 9), .rotate(writer: 1), .start, .stop])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// A copy read at start (kept as retired) grows while the run is disabled, whose events are dropped:
+    /// waking looked at every live and open file but not the retired ones. Looking at everything now includes
+    /// them.
+    @Test func aRetiredFileThatGrewWhileDisabledIsReadOnWaking() {
+        let schedule = RunScenario(modes: [Self.plain, Self.plain, Self.plain],
+                                   steps: [.write(writer: 1, lines: 6), .rotate(writer: 1), .crash, .start, .setState(.disabled),
+                                           .write(writer: 1, lines: 19)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }

@@ -70,7 +70,7 @@ final class SimulatedHost {
     private var generation: [String: Int] = [:]
     private var generations = 0
     /// inotify events made since the last delivery, in order, each with the line its write carried.
-    private(set) var queued: [(event: WatchEvent, line: Line?)] = []
+    private(set) var queued: [(event: WatchEvent, path: String, line: Line?)] = []
     /// Lines whose write event was handed to a run that was recording: it was told to read them, so they
     /// must be delivered, destroyed or not.
     private(set) var told = Set<Line>()
@@ -311,16 +311,24 @@ final class SimulatedHost {
         let slash = full.lastIndex(of: "/")!
         let directory = String(full[..<slash]), name = String(full[full.index(after: slash)...])
         guard watched().contains(directory) else { return }
-        queued.append((.changed(directory: directory, name: name, kind: kind), line))
+        queued.append((.changed(directory: directory, name: name, kind: kind), path, line))
     }
 
     /// The first `count` queued events, taken off the queue; `recording`: the run they go to is recording.
     func take(_ count: Int, recording: Bool) -> [WatchEvent] {
         let taken = queued.prefix(count)
         queued.removeFirst(taken.count)
-        if recording { told.formUnion(taken.compactMap(\.line).filter { destroyed[$0] == nil }) }
+        // Told: the event names the file the line is in (inotify names a file as it was called when written).
+        if recording {
+            for entry in taken {
+                if let line = entry.line, lines[entry.path]?.contains(line) == true { told.insert(line) }
+            }
+        }
         return taken.map(\.event)
     }
+
+    /// Lines no longer counted as told (destroyed while the run waited inside the step it was told in).
+    func untell(_ lines: some Sequence<Line>) { told.subtract(lines) }
 
     /// inotify's queue overflowed: what was queued is lost.
     func dropQueued() { queued.removeAll() }

@@ -177,7 +177,10 @@ final class SimulatedRun {
     /// The run waits inside a step (a copy's arrival, room in an output): a compressor may finish, inotify
     /// hands over what it has, and time passes (the wait ends at its deadline at the latest).
     private func whileWaiting() {
+        let before = Set(host.destroyed.keys)
         for w in host.writers.indices where meanwhile.next(below: 2) == 0 { host.finish(w) }
+        // What this destroyed went while the run was busy in the very turn it was told in.
+        host.untell(host.destroyed.keys.filter { !before.contains($0) })
         for event in take(host.queued.count) { spy.deliver(event) }
         clock.advance(by: .milliseconds(250))
     }
