@@ -64,7 +64,13 @@ extension Tailer {
             seen.remember(old.checkpoint.fingerprint, under: old.checkpoint.path, readTo: old.checkpoint.offset)
             forget(identity)
         }
-        guard files.identity(followedAt: path) == nil, isLive(path) else { return }
+        guard isLive(path) else {
+            // A rotated copy that grows under a writer that has not reopened, with content never seen: read
+            // as its arrival would be (then kept, and read again as it grows).
+            try catchUpUnseenRotation(path)
+            return
+        }
+        guard files.identity(followedAt: path) == nil else { return }
         if let source = configuration.source(ofLive: path),
            let target = discovery.escapingTarget(path, of: source) {
             warnOnce(path, "a symlink to \(target), outside the source's folder; not read (set \"followSymlinks\": true to allow)")

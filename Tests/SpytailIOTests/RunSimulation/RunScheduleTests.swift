@@ -105,4 +105,14 @@ struct RunScheduleTests {
                                            .write(writer: 1, lines: 19)])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// A copy empty at start is written by a writer that has not reopened: its write events named a rotated
+    /// copy nobody followed and were passed over, and three rotations later the copy was deleted. A copy that
+    /// grows with content never seen is now read as its arrival would be.
+    @Test func aCopyThatGrowsUnderAWriterThatHasNotReopenedIsRead() {
+        let schedule = RunScenario(modes: [Self.plain, Self.plain, Self.plain], startsLate: true,
+                                   steps: [.rotate(writer: 0), .start, .write(writer: 0, lines: 18), .deliver(events: 10),
+                                           .rotate(writer: 0), .rotate(writer: 0), .rotate(writer: 0)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }
