@@ -98,7 +98,7 @@ let package = Package(
         .target(name: "SpytailTestSupport", dependencies: ["SpytailCore", "SpytailIO", "CZlib"], swiftSettings: optimizedInTests),
         .testTarget(name: "SpytailCoreTests", dependencies: ["SpytailCore", "SpytailTestSupport"]),
         .testTarget(name: "SpytailLogGenTests", dependencies: ["SpytailLogGen"]),
-        .testTarget(name: "SpytailIOTests", dependencies: ["SpytailIO", "SpytailTestSupport", "CZlib"]),
+        .testTarget(name: "SpytailIOTests", dependencies: ["SpytailIO", "SpytailTestSupport", "SpytailLogGen", "CZlib"]),
         .testTarget(name: "SpytailShippingTests", dependencies: ["SpytailShipping"], swiftSettings: optimizedInTests),
         // Runs the built binary; depending on the executable makes `swift test` build it first.
         // DashboardUnitTests: the dashboard's JavaScript unit tests, served to chromium by the test itself (the

@@ -1,4 +1,5 @@
 import SpytailCore
+import SpytailLogGen
 
 /// One seeded schedule for the run simulator: how each writer is rotated, and the steps in order. The
 /// steps are a plain list so that a failing schedule can be shrunk by leaving steps out.
@@ -62,30 +63,30 @@ struct RunScenario: CustomStringConvertible {
 
     /// The schedule of `seed`: 40–120 steps.
     init(seed: UInt64) {
-        var rng = SimulationRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         self.seed = seed
         modes = (0..<3).map { _ in
-            (rng.next(below: 3) == 0 ? .copytruncate : .create, compress: rng.next(below: 2) == 0, delay: rng.next(below: 2) == 0)
+            (rng.below(3) == 0 ? .copytruncate : .create, compress: rng.below(2) == 0, delay: rng.below(2) == 0)
         }
-        startsLate = rng.next(below: 3) == 0
+        startsLate = rng.below(3) == 0
         var steps: [Step] = []
         var up = !startsLate
-        let count = 40 + rng.next(below: 81)
+        let count = 40 + rng.below(81)
         for i in 0..<count {
-            if !up && (startsLate ? i >= 6 : true) && rng.next(below: 3) == 0 {
+            if !up && (startsLate ? i >= 6 : true) && rng.below(3) == 0 {
                 steps.append(.start)
                 up = true
                 continue
             }
-            let w = rng.next(below: 3)
-            switch rng.next(below: 100) {
-            case 0..<30: steps.append(.write(writer: w, lines: 1 + rng.next(below: 20)))
+            let w = rng.below(3)
+            switch rng.below(100) {
+            case 0..<30: steps.append(.write(writer: w, lines: 1 + rng.below(20)))
             case 30..<38: steps.append(.reopen(writer: w))
             case 38..<45: steps.append(.rotate(writer: w))
             case 45..<50: steps.append(.finishRotation(writer: w))
-            case 50..<72: steps.append(.deliver(events: 1 + rng.next(below: 12)))
+            case 50..<72: steps.append(.deliver(events: 1 + rng.below(12)))
             case 72..<74: steps.append(.overflow)
-            case 74..<86: steps.append(.tick(milliseconds: [50, 300, 700, 1200, 2500][rng.next(below: 5)]))
+            case 74..<86: steps.append(.tick(milliseconds: [50, 300, 700, 1200, 2500][rng.below(5)]))
             case 86..<88 where up:
                 steps.append(.stop)
                 up = false
@@ -95,7 +96,7 @@ struct RunScenario: CustomStringConvertible {
             case 90..<92 where up:
                 steps.append(.crashWhileSaving)
                 up = false
-            case 92..<95: steps.append(.setState(rng.next(below: 2) == 0 ? .disabled : .recording))
+            case 92..<95: steps.append(.setState(rng.below(2) == 0 ? .disabled : .recording))
             case 95..<97: steps.append(.reload)
             default: steps.append(.write(writer: w, lines: 1))
             }
@@ -109,21 +110,4 @@ struct RunScenario: CustomStringConvertible {
         }.joined(separator: ", ")
         return "seed \(seed) (\(modeText)\(startsLate ? ", starts late" : "")): " + steps.map(\.description).joined(separator: " ")
     }
-}
-
-/// SplitMix64: a whole schedule from one 64-bit seed.
-struct SimulationRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in 0..<bound.
-    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import SpytailCore
 @testable import SpytailIO
+import SpytailLogGen
 import SpytailTestSupport
 
 /// Plays one `RunScenario` against the production tailer: the same `Tailer`, its machines and its reads of
@@ -38,14 +39,14 @@ final class SimulatedRun {
     private var stepIndex = 0
     private let maxOpenFiles = 8
     /// What the world does while the run waits inside a step (from the seed, so replays wait alike).
-    private var meanwhile: SimulationRandom
+    private var meanwhile: SplitMix64
 
     init(_ scenario: RunScenario, trace: Bool = false) {
         self.scenario = scenario
         self.trace = trace
         directory = TemporaryDirectory("spytail-sim")
         host = SimulatedHost(root: directory.path, modes: scenario.modes)
-        meanwhile = SimulationRandom(seed: scenario.seed ^ 0x5EED)
+        meanwhile = SplitMix64(seed: scenario.seed ^ 0x5EED)
         configPath = directory.write("c.json", host.config)
     }
 
@@ -178,7 +179,7 @@ final class SimulatedRun {
     /// hands over what it has, and time passes (the wait ends at its deadline at the latest).
     private func whileWaiting() {
         let before = Set(host.destroyed.keys)
-        for w in host.writers.indices where meanwhile.next(below: 2) == 0 { host.finish(w) }
+        for w in host.writers.indices where meanwhile.below(2) == 0 { host.finish(w) }
         // What this destroyed went while the run was busy in the very turn it was told in.
         host.untell(host.destroyed.keys.filter { !before.contains($0) })
         for event in take(host.queued.count) { spy.deliver(event) }
