@@ -15,4 +15,22 @@ struct SeenContentsTests {
         #expect(!seen.contains(Fingerprint(value: 2), under: "/l/b.log"))
         #expect(Set(seen.paths) == ["/l/a.log", "/l/b.log"])
     }
+
+    @Test func howFarALetGoContentWasReadIsKeptPerLivePathAndBounded() {
+        var seen = SeenContents(perPath: 2)
+        let a = Fingerprint(value: 1), b = Fingerprint(value: 2), c = Fingerprint(value: 3)
+        seen.remember(a, under: "/l/a.log", readTo: 100)
+        #expect(seen.readOffset(of: a, under: "/l/a.log") == 100)
+        #expect(seen.contains(a, under: "/l/a.log"))
+        #expect(seen.readOffset(of: a, under: "/l/b.log") == nil)
+        seen.remember(a, under: "/l/a.log", readTo: 250)  // read further later: the newest offset counts
+        #expect(seen.readOffset(of: a, under: "/l/a.log") == 250)
+        seen.remember(b, under: "/l/a.log", readTo: 10)
+        seen.remember(c, under: "/l/a.log", readTo: 20)
+        #expect(seen.readOffset(of: c, under: "/l/a.log") == 20)
+        #expect([a, b].filter { seen.readOffset(of: $0, under: "/l/a.log") != nil }.count == 1, "two offsets kept at most")
+        seen.remember(b, under: "/l/a.log")
+        seen.noteChain(of: "/l/a.log")
+        #expect(seen.chainsNoted == ["/l/a.log"])
+    }
 }

@@ -12,6 +12,7 @@ struct UnseenCopiesTests {
         let seen: Set<UInt64>
         var through = 3
         var newestAlone = true
+        var chainNoted = false
         let picked: [String]
         var testDescription: String { name }
     }
@@ -28,12 +29,16 @@ struct UnseenCopiesTests {
         Case(name: "a copy without a fingerprint is passed over", prints: ["app.log.4": 4, "app.log.3": 3, "app.log.1": 1],
              seen: [3], picked: ["app.log.1"]),
         Case(name: "an index outside the chain: nothing", seen: [], through: 7, picked: []),
+        Case(name: "none seen, a bulk look, the chain noted at start: every copy, oldest first", seen: [], newestAlone: false,
+             chainNoted: true, picked: ["app.log.4", "app.log.3", "app.log.2", "app.log.1"]),
+        Case(name: "the chain noted: still only back to the newest seen", seen: [3], newestAlone: false, chainNoted: true,
+             picked: ["app.log.2", "app.log.1"]),
     ]
 
     @Test(arguments: cases)
     func picks(_ c: Case) {
         var looked: [String] = []
-        let picked = UnseenCopies.pick(Self.chain, through: c.through, newestAlone: c.newestAlone,
+        let picked = UnseenCopies.pick(Self.chain, through: c.through, newestAlone: c.newestAlone, chainNoted: c.chainNoted,
                                        fingerprint: { looked.append($0); return c.prints[$0].map(Fingerprint.init(value:)) },
                                        seen: { c.seen.contains($0.value) })
         #expect(picked.map(\.path) == c.picked)

@@ -56,6 +56,8 @@ extension Tailer {
             return
         }
         if let old = positions.retired[identity] {
+            // Unchanged: nothing to read, nothing opened (every retired file is looked at when everything is).
+            if case .unchanged = FileLifecycle.revive(size: Int64(info.st_size), offset: old.checkpoint.offset) { return }
             if Fingerprinter.ofFile(path) == old.checkpoint.fingerprint {
                 try revive(old, at: path, size: Int64(info.st_size))
                 return
