@@ -117,7 +117,7 @@ extension Tailer {
             if followNewFile { try reconcilePath(file.followPath) }
         case .deleted(let followNewFile):
             try read(file)
-            if files.identity(followedAt: file.followPath) == file.identity { noteDeleted(file) }
+            noteDeleted(file)  // followed or drained: while the live file has no checkpoint, this one says where reading stands
             try close(file, reason: "deleted")
             if followNewFile { try reconcilePath(file.followPath) }
         }

@@ -115,4 +115,15 @@ struct RunScheduleTests {
                                            .rotate(writer: 0), .rotate(writer: 0), .rotate(writer: 0)])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// A rotated copy being drained is gzipped away (logrotate's compress) and the live file is still empty at
+    /// a stop: the drained file's position was dropped when it closed as deleted, so the restart took the path
+    /// for a first start and read the chain again. A deleted drained file's position is now kept like a
+    /// deleted live file's, until the live file has a checkpoint.
+    @Test func aDrainedCopyGzippedAwayBeforeAStopIsNotReadAgain() {
+        let schedule = RunScenario(modes: [(.create, compress: true, delay: false), Self.plain, Self.plain],
+                                   steps: [.rotate(writer: 0), .write(writer: 0, lines: 10), .deliver(events: 12), .rotate(writer: 0),
+                                           .overflow, .stop])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }
