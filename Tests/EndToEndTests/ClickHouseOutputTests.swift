@@ -49,7 +49,7 @@ struct ClickHouseOutputTests {
 
         let total = 50_000
         let writer = try RunTools.startWriter(log, first: 1, count: total, rate: 4000, in: dir)
-        let rotateConfig = dir.write("logrotate.conf", "\(log) {\n    rotate 10\n    create\n    compress\n    delaycompress\n    postrotate\n        kill -HUP \(writer.processIdentifier) 2>/dev/null || true\n    endscript\n}\n")
+        let rotateConfig = dir.write("logrotate.conf", "\(log) {\n    rotate 10\n    create\n    compress\n    delaycompress\n    postrotate\n        \(RunTools.reopenCommand(writer.processIdentifier))\n    endscript\n}\n")
         func onDisk(_ n: Int) -> Bool {
             RunTools.waitUntil(30) { (try? String(contentsOfFile: log, encoding: .utf8))?.contains("seq=\(n) ") == true || !writer.isRunning }
         }

@@ -29,7 +29,7 @@ struct RotatedAwayTests {
         let total = 9000
         let writer = try RunTools.startWriter(log, first: 1, count: total, rate: 3000, in: dir)
         // The last rotation can come after the writer finished (a slow machine): nothing is left to reopen then.
-        let rotate = dir.write("logrotate.conf", "\(log) {\n rotate 50\n missingok\n create\n \(scheme.logrotate)\n postrotate\n  kill -HUP \(writer.processIdentifier) 2>/dev/null || true\n endscript\n}\n")
+        let rotate = dir.write("logrotate.conf", "\(log) {\n rotate 50\n missingok\n create\n \(scheme.logrotate)\n postrotate\n  \(RunTools.reopenCommand(writer.processIdentifier))\n endscript\n}\n")
         var second = time(nil)
         func rotateNow() throws {
             #expect(RunTools.waitUntil(3) { time(nil) != second })  // dated names are unique per second

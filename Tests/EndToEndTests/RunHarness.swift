@@ -79,10 +79,18 @@ enum RunTools {
     static func startWriter(_ path: String, first: Int, count: Int, rate: Int, in directory: TemporaryDirectory) throws -> Process {
         let script = directory.write("writer.py", writerScript)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, path, "\(first)", "\(count)", "\(rate)"]
+        // SIGHUP ignored until the script sets its handler: another test's logrotate may HUP a finished writer's
+        // pid that the kernel has just given to this one (seen once under load: the writer died of SIGHUP).
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", #"trap '' HUP; exec python3 "$0" "$@""#, script, path, "\(first)", "\(count)", "\(rate)"]
         try process.run()
         return process
+    }
+
+    /// A logrotate `postrotate` command that tells the writer `pid` to reopen, only while that pid is still a
+    /// writer (a finished writer's pid may belong to any process by then).
+    static func reopenCommand(_ pid: Int32) -> String {
+        "grep -qs writer.py /proc/\(pid)/cmdline && kill -HUP \(pid) 2>/dev/null || true"
     }
 
     /// Runs the real logrotate once, forced, with its own state file.

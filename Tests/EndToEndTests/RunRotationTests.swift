@@ -35,7 +35,7 @@ struct RunRotationTests {
             case .copytruncateCompress: body = "copytruncate\n    compress"
             case .createCompress: body = "create\n    compress"
             }
-            let hup = self == .copytruncateCompress ? "" : "\n    postrotate\n        kill -HUP \(writer) 2>/dev/null || true\n    endscript"
+            let hup = self == .copytruncateCompress ? "" : "\n    postrotate\n        \(RunTools.reopenCommand(writer))\n    endscript"
             return "\(log) {\n    rotate 20\n    missingok\n    \(body)\(hup)\n}\n"
         }
     }
