@@ -8,7 +8,7 @@ import SpytailTestSupport
 /// Plays one `RunScenario` against the production tailer: the same `Tailer`, its machines and its reads of
 /// real files, with the edges swapped — inotify is the host's queued events (`RecordingFileEvents`), the clock
 /// is a `ManualClock`, the checkpoint store keeps what a killed process leaves behind. The loop is turned by
-/// the simulator (`nextBatch`/`turn`), one step at a time, on this thread: nothing depends on timing.
+/// the simulator (`nextBatch`/`turn`), one step at a time, on this thread: nothing waits on real time.
 final class SimulatedRun {
     /// Checkpoints as a killed process leaves them: the last save that completed.
     final class Checkpoints: CheckpointStore {
@@ -37,7 +37,6 @@ final class SimulatedRun {
     /// What broke an invariant, step by step.
     private(set) var problems: [String] = []
     private var stepIndex = 0
-    private let maxOpenFiles = 8
     /// What the world does while the run waits inside a step (from the seed, so replays wait alike).
     private var meanwhile: SplitMix64
 
@@ -199,8 +198,8 @@ final class SimulatedRun {
 
     /// Invariants after every turn.
     private func check(_ run: Tailer<ManualClock>) {
-        if run.files.count > maxOpenFiles {
-            problems.append("step \(stepIndex): \(run.files.count) files open, more than maxOpenFiles \(maxOpenFiles)")
+        if run.files.count > run.settings.maxOpenFiles {
+            problems.append("step \(stepIndex): \(run.files.count) files open, more than maxOpenFiles \(run.settings.maxOpenFiles)")
         }
     }
 }
