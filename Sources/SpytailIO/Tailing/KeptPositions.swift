@@ -51,8 +51,11 @@ struct KeptPositions {
     mutating func forgetRetired(_ identity: FileIdentity) -> RetiredFile? { retired.removeValue(forKey: identity) }
 
     /// Whether content with `fingerprint`, followed under `live`, was retired.
-    func retiredHolds(_ fingerprint: Fingerprint, under live: String) -> Bool {
-        retired.values.contains { $0.checkpoint.path == live && $0.checkpoint.fingerprint == fingerprint }
+    func retiredHolds(_ fingerprint: Fingerprint, under live: String) -> Bool { retired(holding: fingerprint, under: live) != nil }
+
+    /// The retired file holding content `fingerprint` of `live`, if one does.
+    func retired(holding fingerprint: Fingerprint, under live: String) -> RetiredFile? {
+        retired.values.first { $0.checkpoint.path == live && $0.checkpoint.fingerprint == fingerprint }
     }
 
     // MARK: deleted

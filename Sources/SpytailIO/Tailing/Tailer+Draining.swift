@@ -89,13 +89,35 @@ extension Tailer {
         if let watch = positions.forgetRetired(identity)?.watch { watches.release(watch) }
     }
 
-    /// Retired files whose name in `directory` no longer leads to them (deleted, or moved where we cannot see).
-    func forgetRetired(in directory: String) {
-        for (identity, old) in positions.retired where Paths.parent(of: old.currentPath) == directory {
-            guard Syscall.stat(old.currentPath).map({ FileIdentity($0) }) != identity else { continue }
-            // Its content may turn up under another name (renamed, gzipped): read from where reading stopped.
-            seen.remember(old.checkpoint.fingerprint, under: old.checkpoint.path, readTo: old.checkpoint.offset)
-            forget(identity)
+    /// The retired files in `directory`, one stat each: one whose name no longer leads to it (deleted, moved
+    /// where we cannot see) is let go; one still there is read again if it grew (its write events may have
+    /// been folded into this look at the folder).
+    func lookAtRetired(in directory: String) throws(SinkError) {
+        for old in positions.retired.values where Paths.parent(of: old.currentPath) == directory {
+            guard let info = Syscall.stat(old.currentPath), FileIdentity(info) == old.checkpoint.identity else {
+                letGo(old)
+                continue
+            }
+            _ = try reconcileRetired(old, at: old.currentPath, size: Int64(info.st_size))
         }
+    }
+
+    /// `old` seen again at `path` with `size` bytes: unchanged, nothing is opened; grown with its content,
+    /// drained again; other content under its inode (deleted, the inode reused), let go. False when let go.
+    func reconcileRetired(_ old: RetiredFile, at path: String, size: Int64) throws(SinkError) -> Bool {
+        if case .unchanged = FileLifecycle.revive(size: size, offset: old.checkpoint.offset) { return true }
+        guard Fingerprinter.ofFile(path) == old.checkpoint.fingerprint else {
+            letGo(old)
+            return false
+        }
+        try revive(old, at: path, size: size)
+        return true
+    }
+
+    /// A retired file no longer where it was (renamed, gzipped, deleted, its inode reused): its content may turn
+    /// up in a copy, which is then read from where reading stopped (`catchUpLonger`).
+    func letGo(_ old: RetiredFile) {
+        seen.remember(old.checkpoint.fingerprint, under: old.checkpoint.path, readTo: old.checkpoint.offset)
+        forget(old.checkpoint.identity)
     }
 }

@@ -22,11 +22,7 @@ extension Tailer {
         where Paths.parent(of: file.followPath) == directory || Paths.parent(of: file.currentPath) == directory {
             if files[file.identity] != nil { try reconcile(file) }
         }
-        forgetRetired(in: directory)
-        // A retired file here may have grown: its write events were folded into this look at the folder.
-        for old in positions.retired.values where Paths.parent(of: old.currentPath) == directory {
-            try reconcilePath(old.currentPath)
-        }
+        try lookAtRetired(in: directory)
         let names = Set(Paths.names(in: directory) ?? [])
         for name in names {
             let path = Paths.join(directory, name)
@@ -55,17 +51,7 @@ extension Tailer {
             if files.identity(followedAt: path) != identity { try reconcile(file) }  // a drained file under its rotated name
             return
         }
-        if let old = positions.retired[identity] {
-            // Unchanged: nothing to read, nothing opened (every retired file is looked at when everything is).
-            if case .unchanged = FileLifecycle.revive(size: Int64(info.st_size), offset: old.checkpoint.offset) { return }
-            if Fingerprinter.ofFile(path) == old.checkpoint.fingerprint {
-                try revive(old, at: path, size: Int64(info.st_size))
-                return
-            }
-            // Another content under the retired file's inode: it was deleted and its inode reused.
-            seen.remember(old.checkpoint.fingerprint, under: old.checkpoint.path, readTo: old.checkpoint.offset)
-            forget(identity)
-        }
+        if let old = positions.retired[identity], try reconcileRetired(old, at: path, size: Int64(info.st_size)) { return }
         guard isLive(path) else {
             // A rotated copy that grows under a writer that has not reopened, with content never seen: read
             // as its arrival would be (then kept, and read again as it grows).

@@ -24,11 +24,10 @@ extension Tailer {
     private func catchUpLonger(_ copy: String, under live: String, fingerprint: Fingerprint? = nil) throws(SinkError) {
         guard state != .disabled, !pipeline.isStalled, let fingerprint = fingerprint ?? Fingerprinter.ofFile(copy),
               !files.all.contains(where: { $0.followPath == live && $0.source?.fingerprint == fingerprint }) else { return }
-        if let old = positions.retired.values.first(where: { $0.checkpoint.path == live && $0.checkpoint.fingerprint == fingerprint }) {
+        if let old = positions.retired(holding: fingerprint, under: live) {
             // Still where it was retired: its growth is read there. Gone (renamed, gzipped): this copy holds it.
             guard Syscall.stat(old.currentPath).map({ FileIdentity($0) }) != old.checkpoint.identity else { return }
-            seen.remember(fingerprint, under: live, readTo: old.checkpoint.offset)
-            forget(old.checkpoint.identity)
+            letGo(old)
         }
         guard let offset = seen.readOffset(of: fingerprint, under: live),
               let delivered = try catchUp(copy, from: offset, fingerprint: fingerprint, as: live) else { return }

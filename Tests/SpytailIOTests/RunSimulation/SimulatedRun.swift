@@ -7,25 +7,14 @@ import SpytailTestSupport
 
 /// Plays one `RunScenario` against the production tailer: the same `Tailer`, its machines and its reads of
 /// real files, with the edges swapped — inotify is the host's queued events (`RecordingFileEvents`), the clock
-/// is a `ManualClock`, the checkpoint store keeps what a killed process leaves behind. The loop is turned by
+/// is a `ManualClock`, the checkpoint store (a `RecordingCheckpointStore`) gives a restart the last save that completed. The loop is turned by
 /// the simulator (`nextBatch`/`turn`), one step at a time, on this thread: nothing waits on real time.
 final class SimulatedRun {
-    /// Checkpoints as a killed process leaves them: the last save that completed.
-    final class Checkpoints: CheckpointStore {
-        var saved: [Checkpoint] = []
-        /// The next save is cut short by a kill.
-        var killAtNextSave = false
-        func load() throws(CheckpointStoreError) -> [Checkpoint] { saved }
-        func save(_ checkpoints: [Checkpoint], durable: Bool) throws(CheckpointStoreError) {
-            if killAtNextSave { throw CheckpointStoreError(description: "killed while saving") }
-            saved = checkpoints
-        }
-    }
-
     let scenario: RunScenario
     let directory: TemporaryDirectory
     let host: SimulatedHost
-    let checkpoints = Checkpoints()
+    /// Checkpoints as a killed process leaves them: a restart loads the last save that completed.
+    let checkpoints = RecordingCheckpointStore()
     let reporter = RecordingEventReporter()
     private let configPath: String
     private var tailer: Tailer<ManualClock>?
@@ -86,9 +75,9 @@ final class SimulatedRun {
         case .crash: crash()
         case .crashWhileSaving:
             guard tailer != nil else { return }
-            checkpoints.killAtNextSave = true
+            checkpoints.saveError = CheckpointStoreError(description: "killed while saving")
             turn(with: take(host.queued.count).map { .watch($0) })
-            checkpoints.killAtNextSave = false
+            checkpoints.saveError = nil
             crash()
         case .start: if tailer == nil { start() }
         case .setState(let state):
@@ -123,6 +112,7 @@ final class SimulatedRun {
         spy = RecordingFileEvents()
         let spy = self.spy
         host.watched = { spy.currentlyWatched }
+        checkpoints.loadResult = .success(checkpoints.saves.last?.checkpoints ?? [])
         do {
             let run = try Tailer(configFile: ConfigFile(path: configPath), store: checkpoints, events: reporter, clock: clock,
                                  fileEvents: spy.factory)
