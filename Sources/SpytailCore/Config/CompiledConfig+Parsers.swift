@@ -14,11 +14,51 @@ extension CompiledConfig {
         var parsers = [LineParser(name: "parse", format: pattern.map { .regex($0) } ?? .text, timestampFormat: parse.timestampFormat,
                                   continuation: continuation, maxLineBytes: parse.maxLineBytes,
                                   idleTimeoutMs: parse.multiline?.idleTimeoutMs ?? 1000)]
-        for parser in config.parsers {
+        // Container parsers last: they take a compiled inner parser.
+        var compiled: [String: LineParser] = [:]
+        for parser in config.parsers where parser.format.container == nil {
             let path = JSONPath.root.appending("parsers").appending(parser.name)
-            if let compiled = compileParser(parser, path, parse, &fieldNames, d) { parsers.append(compiled) }
+            compiled[parser.name] = compileParser(parser, path, parse, &fieldNames, d)
+        }
+        for parser in config.parsers where parser.format.container != nil {
+            let path = JSONPath.root.appending("parsers").appending(parser.name)
+            compiled[parser.name] = compileContainerParser(parser, path, parse, config.parsers, compiled, d)
+        }
+        // In `config.parsers` order, as `sourceParsers` counts them.
+        for parser in config.parsers {
+            if let one = compiled[parser.name] { parsers.append(one) }
         }
         return parsers
+    }
+
+    /// A `cri` or `docker` parser, with the compiled parser its `inner` names.
+    static func compileContainerParser(_ parser: SpytailConfig.Parser, _ path: JSONPath, _ parse: SpytailConfig.Parse,
+                                       _ all: [SpytailConfig.Parser], _ compiled: [String: LineParser], _ d: ConfigDiagnostics) -> LineParser? {
+        guard let format = parser.format.container else { return nil }
+        var inner: LineParser?
+        if let name = parser.inner {
+            let innerPath = path.appending("inner")
+            guard let declared = all.first(where: { $0.name == name }) else {
+                d.report(innerPath, .unknownReference(kind: "parser", name: name, known: all.filter { $0.format.container == nil }.map(\.name)))
+                return nil
+            }
+            if declared.format.container != nil {
+                d.report(innerPath, .invalidValue("'\(name)' is a \(declared.format.rawValue) parser itself; an inner parser reads the application's text (json, logfmt, regex, text)"))
+                return nil
+            }
+            if declared.multiline != nil {
+                d.report(innerPath, .invalidValue("'\(name)' has a multiline rule; give it to '\(parser.name)', which joins a container's lines per stream"))
+                return nil
+            }
+            guard let found = compiled[name] else { return nil }  // it failed to compile: reported there
+            inner = found
+        }
+        let continuation = parser.multiline.flatMap {
+            compileRegex($0.continuation, path.appending("multiline").appending("continuation"), d)
+        }
+        return LineParser(name: parser.name, format: .container(format, inner: inner), timestampFormat: .iso8601,
+                          continuation: continuation, maxLineBytes: parser.maxLineBytes ?? parse.maxLineBytes,
+                          idleTimeoutMs: parser.multiline?.idleTimeoutMs ?? parse.multiline?.idleTimeoutMs ?? 1000)
     }
 
     static func compileParser(_ parser: SpytailConfig.Parser, _ path: JSONPath, _ parse: SpytailConfig.Parse,
@@ -53,6 +93,8 @@ extension CompiledConfig {
             keyTypes = parser.types.sorted { $0.key < $1.key }.map { (Array($0.key.utf8), $0.value) }
         case .text:
             format = .text
+        case .cri, .docker:
+            return nil  // compileContainerParser
         }
         if let key = parser.timestampKey { timestampKeys = [key] }
         if let key = parser.messageKey { messageKeys = [key] }

@@ -59,13 +59,15 @@ public struct CompiledConfig {
             }
         }
         Self.checkRotatedPatterns(config.sources, d)
+        let pathFields = Self.compilePathFields(config.sources, d)
         Self.checkSourcePaths(config, d)
         guard d.errors.isEmpty else { throw ConfigErrors(d.errors) }
         self.config = config
         self.filters = filters
         self.outputConditions = outputConditions
         rules = RuleSet(vocabulary: vocabulary, parsers: parsers, sourceParsers: sourceParsers,
-                        categoryRules: categoryRules, defaultCategory: defaultCategory ?? 0, tagRules: tagRules)
+                        categoryRules: categoryRules, defaultCategory: defaultCategory ?? 0, tagRules: tagRules,
+                        pathFields: pathFields)
     }
 
     /// The default parser's multiline rule.
@@ -104,6 +106,20 @@ extension CompiledConfig {
             if !regex.namedGroups.contains(where: { $0.name == "date" || $0.name == "index" }) {
                 d.report(path, .invalidValue("needs a named group 'date' or 'index', e.g. (?<date>\\d{4}-\\d\\d-\\d\\d)"))
             }
+        }
+    }
+
+    /// Each source's `pathFields`: a regex with at least one named group, each named once.
+    static func compilePathFields(_ sources: [SpytailConfig.Source], _ d: ConfigDiagnostics) -> [PathFields?] {
+        sources.enumerated().map { i, source in
+            guard let text = source.pathFields else { return nil }
+            let path = JSONPath.root.appending("sources").appending(i).appending("pathFields")
+            guard let regex = compileRegex(text, path, d) else { return nil }
+            if regex.namedGroups.isEmpty {
+                d.report(path, .invalidValue("needs named groups, whose names become the fields, e.g. /var/log/pods/(?<namespace>[^_/]+)_(?<pod>[^_/]+)_"))
+                return nil
+            }
+            return PathFields(regex: regex, key: source.pathFieldsKey)
         }
     }
 

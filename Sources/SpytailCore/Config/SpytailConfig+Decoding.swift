@@ -68,6 +68,12 @@ extension SpytailConfig {
         let olddir = r.string("olddir")
         let rotatedPattern = r.string("rotatedPattern")
         let parser = r.string("parser")
+        let pathFields = r.string("pathFields")
+        let pathFieldsKey = r.string("pathFieldsKey")
+        if pathFieldsKey != nil && pathFields == nil { r.report("pathFieldsKey", .invalidValue("only a source with pathFields takes pathFieldsKey")) }
+        if let key = pathFieldsKey, key.isEmpty || key.contains(".") {
+            r.report("pathFieldsKey", .invalidValue("'\(key)' must be one key without a dot, such as k8s"))
+        }
         guard let name, let include else { return nil }
         var source = Source(name: name, include: include)
         source.exclude = exclude
@@ -77,6 +83,8 @@ extension SpytailConfig {
         source.olddir = olddir
         source.rotatedPattern = rotatedPattern
         source.parser = parser
+        source.pathFields = pathFields
+        if let pathFieldsKey { source.pathFieldsKey = pathFieldsKey }
         return source
     }
 

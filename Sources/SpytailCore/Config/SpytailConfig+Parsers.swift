@@ -23,9 +23,14 @@ extension SpytailConfig {
         parser.pattern = r.string("pattern")
         if format == .regex && parser.pattern == nil && !r.has("pattern") { r.report("pattern", .missingKey) }
         if format != .regex && parser.pattern != nil { r.report("pattern", .invalidValue("only a regex parser takes a pattern")) }
+        if let inner = r.string("inner") {
+            if format.container == nil { r.report("inner", .invalidValue("only a cri or docker parser takes an inner parser")) } else { parser.inner = inner }
+        }
         for key in ["timestampKey", "messageKey"] {
             guard let text = r.string(key) else { continue }
-            if format != .json && format != .logfmt {
+            if format.container != nil {
+                r.report(key, .invalidValue("a \(format.rawValue) parser takes the runtime's time and text; give \(key) to its inner parser"))
+            } else if format != .json && format != .logfmt {
                 r.report(key, .invalidValue("only json and logfmt parsers take \(key) (a regex names its groups timestamp and message)"))
             } else if FieldPath(text) == nil {
                 r.report(key, .invalidValue("'\(text)' is not a field path such as record.time (write a dot inside a key as \\\\.)"))
@@ -36,9 +41,12 @@ extension SpytailConfig {
             }
         }
         parser.timestampFormat = decodeTimestampFormat(r)
+        if format.container != nil && parser.timestampFormat != nil {
+            r.report("timestampFormat", .invalidValue("a \(format.rawValue) parser reads the runtime's RFC 3339 time; give timestampFormat to its inner parser"))
+        }
         if let types = r.value("types") {
             if case .object(let members) = types {
-                if format == .json || format == .text { r.report("types", .invalidValue("only regex and logfmt parsers take types (JSON values carry their own)")) }
+                if format != .regex && format != .logfmt { r.report("types", .invalidValue("only regex and logfmt parsers take types (JSON values carry their own)")) }
                 for (field, value) in members.sorted(by: { $0.key < $1.key }) {
                     guard case .string(let text) = value, let type = Parser.FieldType(rawValue: text) else {
                         r.report(nil, .invalidValue("types.\(field): must be one of \(Parser.FieldType.allCases.map(\.rawValue).joined(separator: ", "))"))

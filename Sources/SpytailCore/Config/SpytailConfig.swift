@@ -64,6 +64,10 @@ public struct SpytailConfig: Sendable, Equatable {
         public var rotatedPattern: String?
         /// The name of the parser for this source's lines; nil: the top-level `parse`.
         public var parser: String?
+        /// A regex with named groups matched against each file's path: the groups become fields of every
+        /// entry of the file, inside an object named `pathFieldsKey` (`k8s.namespace`).
+        public var pathFields: String?
+        public var pathFieldsKey = "path"
 
         public init(name: String, include: [String]) {
             self.name = name
@@ -93,7 +97,12 @@ public struct SpytailConfig: Sendable, Equatable {
 
     /// A named parser: how one source's lines become entries.
     public struct Parser: Sendable, Equatable {
-        public enum Format: String, Sendable, CaseIterable { case regex, json, logfmt, text }
+        public enum Format: String, Sendable, CaseIterable {
+            case regex, json, logfmt, text, cri, docker
+
+            /// The container runtime whose log this format reads.
+            public var container: ContainerFormat? { ContainerFormat(rawValue: rawValue) }
+        }
         /// What a typed regex group or logfmt value becomes.
         public enum FieldType: String, Sendable, CaseIterable { case string, integer, number, boolean }
 
@@ -111,6 +120,8 @@ public struct SpytailConfig: Sendable, Equatable {
         public var multiline: Multiline?
         /// nil: `parse.maxLineBytes`.
         public var maxLineBytes: Int?
+        /// `cri`/`docker`: the parser of the text inside the envelope (nil: the text is the message).
+        public var inner: String?
 
         public init(name: String, format: Format) {
             self.name = name

@@ -27,12 +27,16 @@ public struct SpyEntry: Sendable {
     public var decodedStart: Int?
     /// The line did not parse in its source's format: the whole head line is the message.
     public var parseError: ParseProblem?
+    /// A container runtime's line: where its envelope (time, stream, attrs) starts in `text`, after the lines.
+    public var envelopeStart: Int?
+    /// A container runtime's line that was not in the runtime's format (the parser reports it).
+    public var envelopeProblem: ParseProblem?
 
     public init(file: SourceFile) { self.file = file }
 
     /// Continuation lines (joined by `\n`), or nil for a one-line entry.
     public var detail: Range<Int>? {
-        let end = decodedStart ?? text.count
+        let end = envelopeStart ?? decodedStart ?? text.count
         return end > headLength ? (headLength + 1)..<end : nil
     }
 

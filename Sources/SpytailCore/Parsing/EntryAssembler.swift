@@ -40,10 +40,12 @@ public struct EntryAssembler {
         entry.text.removeAll(keepingCapacity: true)
         entry.decodedStart = nil
         entry.text.append(contentsOf: line.bytes)
-        entry.headLength = line.bytes.count
+        entry.headLength = line.container?.headLength ?? line.bytes.count
         entry.offset = line.offset
-        entry.lineCount = 1
+        entry.lineCount = line.container?.lineCount ?? 1
         entry.truncated = line.truncated
+        entry.envelopeStart = line.container?.envelopeStart
+        entry.envelopeProblem = line.container?.problem
         hasPending = true
     }
 

@@ -8,6 +8,8 @@ public struct LineRecord: Sendable, Equatable {
     public var truncated: Bool
     /// Joins the entry before it (the multiline rule matched and an entry was open).
     public var continuation: Bool
+    /// A container joiner's line: how its bytes are laid out.
+    public var container: ContainerShape?
 }
 
 /// A run of whole entries of one file, cut by the reader before a head line, so that any thread can
@@ -43,7 +45,7 @@ public final class LineBlock: @unchecked Sendable {
 
     public func append(_ line: Line, continuation: Bool) {
         lines.append(LineRecord(start: bytes.count, length: line.bytes.count, offset: line.offset,
-                                truncated: line.truncated, continuation: continuation))
+                                truncated: line.truncated, continuation: continuation, container: line.container))
         bytes.append(contentsOf: line.bytes)
     }
 

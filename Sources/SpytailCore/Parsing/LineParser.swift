@@ -12,6 +12,10 @@ public final class LineParser {
         case json
         case logfmt
         case text
+        /// A container runtime's log (`cri`, `docker`): the joiner rebuilt the application's line; `inner`
+        /// parses its text (nil: the text is the message), the envelope gives the `stream` field, Docker's
+        /// `attrs`, and the timestamp when the inner parser finds none.
+        case container(ContainerFormat, inner: LineParser?)
     }
 
     public let name: String
@@ -58,12 +62,26 @@ public final class LineParser {
         self.idleTimeoutMs = idleTimeoutMs
     }
 
-    /// Whether lines carry keys of their own (json, logfmt) rather than the vocabulary's named groups.
+    /// Whether lines carry keys of their own (json, logfmt, a container's `stream`) rather than the
+    /// vocabulary's named groups.
     public var isKeyed: Bool {
         switch format {
-        case .json, .logfmt: true
+        case .json, .logfmt, .container: true
         case .regex, .text: false
         }
+    }
+
+    /// The container runtime whose log this parser reads, if any.
+    public var container: ContainerFormat? {
+        if case .container(let format, _) = format { return format }
+        return nil
+    }
+
+    /// How an entry's timestamp reads: the envelope's RFC 3339 time, or the format of the parser that found it.
+    public func timestampFormat(of entry: borrowing SpyEntry) -> TimestampFormat {
+        guard case .container(_, let inner) = format else { return timestampFormat }
+        if let start = entry.envelopeStart, let timestamp = entry.timestamp, timestamp.lowerBound >= start { return .iso8601 }
+        return inner?.timestampFormat ?? .iso8601
     }
 
     /// Fills message, timestamp, fields and `parseError` of `entry` (whose `text` and `headLength` are set).
@@ -78,7 +96,21 @@ public final class LineParser {
             parseJSON(&entry)
         case .logfmt:
             parseLogfmt(&entry)
+        case .container(_, let inner):
+            parseContainer(&entry, inner)
         }
+    }
+
+    // MARK: container runtimes
+
+    private func parseContainer(_ entry: inout SpyEntry, _ inner: LineParser?) {
+        if let problem = entry.envelopeProblem { return refuse(&entry, problem) }
+        guard let start = entry.envelopeStart else { return plain(&entry) }
+        let envelope = entry.text.withUnsafeBufferPointer { ContainerEnvelope.read($0, from: start, to: $0.count) }
+        if let inner { inner.parse(&entry) } else { plain(&entry) }
+        entry.fields.append(envelope.stream)
+        if let attrs = envelope.attrs { entry.fields.append(attrs) }
+        if entry.timestamp == nil { entry.timestamp = envelope.time }
     }
 
     private func plain(_ entry: inout SpyEntry) {

@@ -20,18 +20,21 @@ public struct RuleSet {
     /// The tag rules: each one's condition, and its tag index at the same place.
     let tagProbes: [ConditionProbe]
     let tagIndices: [Int]
+    /// Each config source's `pathFields` (nil: none), at the source's index.
+    public let pathFields: [PathFields?]
 
     /// `plainRules`: match a field rule on a regex group as a plain `MatchRule` (nil: when no parser reads keys
     /// from its lines, the only case where that means the same; tests force both ways to compare them).
     public init(vocabulary: Vocabulary, parsers: [LineParser], sourceParsers: [Int],
                 categoryRules: [(category: Int, rule: EntryCondition)], defaultCategory: Int, tagRules: [(tag: Int, rule: EntryCondition)],
-                plainRules: Bool? = nil) {
+                pathFields: [PathFields?] = [], plainRules: Bool? = nil) {
         precondition(!parsers.isEmpty, "the default parser comes first")
         self.vocabulary = vocabulary
         self.parsers = parsers
         self.sourceParsers = sourceParsers
         parserRefs = parsers.map { .passUnretained($0) }
-        let plain = plainRules ?? !parsers.contains { $0.isKeyed }
+        let plain = plainRules ?? (!parsers.contains { $0.isKeyed } && pathFields.allSatisfy { $0 == nil })
+        self.pathFields = pathFields
         conditions = (categoryRules, tagRules)
         categoryProbes = categoryRules.map { ConditionProbe($0.rule, plainFields: plain) }
         categoryIndices = categoryRules.map(\.category)
@@ -44,7 +47,7 @@ public struct RuleSet {
     /// The same rules, the plain-rule path forced on or off.
     func with(plainRules: Bool) -> RuleSet {
         RuleSet(vocabulary: vocabulary, parsers: parsers, sourceParsers: sourceParsers, categoryRules: conditions.categories,
-                defaultCategory: defaultCategory, tagRules: conditions.tags, plainRules: plainRules)
+                defaultCategory: defaultCategory, tagRules: conditions.tags, pathFields: pathFields, plainRules: plainRules)
     }
 
     /// The default parser (the top-level `parse`).
@@ -69,8 +72,9 @@ public struct RuleSet {
         let ref = parserRefs[parserIndex(forSource: source)]
         let format: TimestampFormat? = ref._withUnsafeGuaranteedRef { parser in
             parser.parse(&entry)
-            return readTime ? parser.timestampFormat : nil
+            return readTime ? parser.timestampFormat(of: entry) : nil
         }
+        if source >= 0 && source < pathFields.count, let fields = pathFields[source] { fields.apply(to: &entry) }
         let (category, tags, time) = rulings(entry, format)
         entry.category = category
         entry.tags = tags

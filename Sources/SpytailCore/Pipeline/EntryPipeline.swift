@@ -72,7 +72,8 @@ public final class EntryPipeline {
     /// A fresh entry stream for one file, set up with the line limit and multiline rule of its source's parser.
     public func makeStream(for file: SourceFile, startOffset: Int64 = 0) -> EntryStream {
         let parser = rules.parser(forSource: file.source)
-        return EntryStream(file: file, maxLineBytes: parser.maxLineBytes, continuation: parser.continuation, startOffset: startOffset)
+        return EntryStream(file: file, maxLineBytes: parser.maxLineBytes, continuation: parser.continuation, container: parser.container,
+                           startOffset: startOffset)
     }
 
     /// Classifies, filters and routes one assembled entry.
@@ -137,7 +138,7 @@ public final class EntryPipeline {
         try block.bytes.withUnsafeBufferPointer { (bytes) throws(SinkError) in
             for record in block.lines {
                 let line = Line(bytes: UnsafeBufferPointer(rebasing: bytes[record.start..<(record.start + record.length)]),
-                                offset: record.offset, truncated: record.truncated)
+                                offset: record.offset, truncated: record.truncated, container: record.container)
                 try assembler.add(line, continuation: record.continuation) { (entry) throws(SinkError) in try process(&entry) }
             }
         }

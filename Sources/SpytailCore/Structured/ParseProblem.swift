@@ -1,7 +1,7 @@
 /// Why a line did not parse in its source's format, and where: the entry keeps the whole line as its
 /// message and carries this as `parseError` (`json: unexpected byte 'x' at byte 17`).
 public struct ParseProblem: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Format: String, Sendable { case json, logfmt, regex }
+    public enum Format: String, Sendable { case json, logfmt, regex, cri, docker }
 
     public enum Reason: Sendable, Equatable {
         case notAnObject
@@ -17,6 +17,8 @@ public struct ParseProblem: Error, Sendable, Equatable, CustomStringConvertible 
         case noPairs
         case noMatch
         case truncated
+        /// A container runtime's line without the envelope part named (`time`, `stream`, `tag`, `log`).
+        case badEnvelope(String)
     }
 
     public var format: Format
@@ -47,6 +49,7 @@ public struct ParseProblem: Error, Sendable, Equatable, CustomStringConvertible 
         case .noPairs: what = "no key=value pair"
         case .noMatch: what = "the pattern does not match"
         case .truncated: what = "the line was cut at maxLineBytes"
+        case .badEnvelope(let part): what = "no valid \(part)"
         }
         return "\(format.rawValue): \(what) at byte \(offset)"
     }

@@ -9,7 +9,7 @@ protocol BlockSink: AnyObject {
 /// Splits one file's bytes into lines, marks continuation lines (`ContinuationRule`, as the assembler does),
 /// and cuts blocks of whole entries (only before a head line), handing each full block to its sink.
 struct BlockCutter {
-    private var splitter: LineSplitter
+    private var lines: LineSource
     private var blocks: Accumulator
 
     /// The block being filled and what the next line needs to know.
@@ -48,26 +48,34 @@ struct BlockCutter {
         }
     }
 
-    init(file: SourceFile, continuation: Regex?, maxLineBytes: Int, blockBytes: Int, startOffset: Int64 = 0) {
-        splitter = LineSplitter(maxLineBytes: maxLineBytes, startOffset: startOffset)
-        blocks = Accumulator(file: file, rule: ContinuationRule(continuation), blockBytes: blockBytes)
+    /// `container`: the file is a container runtime's log, whose joiner puts entries together (the multiline
+    /// rule applies there).
+    init(file: SourceFile, continuation: Regex?, maxLineBytes: Int, container: ContainerFormat? = nil, blockBytes: Int, startOffset: Int64 = 0) {
+        lines = LineSource(maxLineBytes: maxLineBytes, container: container, continuation: continuation, startOffset: startOffset)
+        blocks = Accumulator(file: file, rule: ContinuationRule(container == nil ? continuation : nil), blockBytes: blockBytes)
     }
 
-    var lineCount: Int { splitter.linesEmitted }
+    var lineCount: Int { lines.linesEmitted }
 
     mutating func push(_ chunk: UnsafeBufferPointer<UInt8>, _ runner: some BlockSink) throws(SinkError) {
-        try splitter.push(chunk) { (line) throws(SinkError) in try blocks.add(line, runner) }
+        try lines.push(chunk) { (line) throws(SinkError) in try blocks.add(line, runner) }
     }
 
     /// A live file's backlog read so far: every entry but the last goes out; returns the offset a reader that
-    /// goes on following the file resumes at (the last entry's start, else a held partial line's).
+    /// goes on following the file resumes at (the last entry's start, else a held partial line's). A container
+    /// log's entries are complete when its joiner hands them out: all go out, and the reader resumes where the
+    /// joiner's first open entry starts.
     mutating func finishHoldingLastEntry(_ runner: some BlockSink) throws(SinkError) -> Int64 {
-        try blocks.submitAllButLastEntry(runner) ?? splitter.pendingOffset
+        if lines.joinsEntries {
+            try blocks.submitLast(runner)
+            return lines.pendingOffset
+        }
+        return try blocks.submitAllButLastEntry(runner) ?? lines.pendingOffset
     }
 
     /// End of the file: the last line without newline, then the last block.
     mutating func finish(_ runner: some BlockSink) throws(SinkError) {
-        try splitter.finish { (line) throws(SinkError) in try blocks.add(line, runner) }
+        try lines.finish { (line) throws(SinkError) in try blocks.add(line, runner) }
         try blocks.submitLast(runner)
     }
 }

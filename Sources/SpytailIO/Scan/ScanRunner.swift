@@ -114,7 +114,8 @@ public final class ScanRunner: BlockSink {
     public func readBacklog(_ source: any ByteSource, as file: SourceFile, from offset: Int64, startingAt position: Int64 = 0,
                             holdingLastEntry: Bool) throws(SinkError) -> Backlog {
         let parser = config.parser(forSource: file.source)
-        var cutter = BlockCutter(file: file, continuation: parser.continuation, maxLineBytes: parser.maxLineBytes, blockBytes: blockBytes,
+        var cutter = BlockCutter(file: file, continuation: parser.continuation, maxLineBytes: parser.maxLineBytes,
+                                 container: parser.container, blockBytes: blockBytes,
                                  startOffset: offset)
         var position = position, failure: ReadError?
         let reader = readingAhead(source)
@@ -178,7 +179,8 @@ public final class ScanRunner: BlockSink {
         }
         let file = SourceFile(path: path, fingerprint: fingerprint, source: sourceIndex)
         let parser = config.parser(forSource: sourceIndex)
-        var cutter = BlockCutter(file: file, continuation: parser.continuation, maxLineBytes: parser.maxLineBytes, blockBytes: blockBytes)
+        var cutter = BlockCutter(file: file, continuation: parser.continuation, maxLineBytes: parser.maxLineBytes,
+                                 container: parser.container, blockBytes: blockBytes)
         var bytes = Int64(filled)
         try cutter.push(head, self)
         let reader = readingAhead(source)

@@ -24,6 +24,8 @@ final class TailedFile {
     private var headBytes: [UInt8] = []
     private var maxLineBytes: Int
     private var continuation: Regex?
+    /// Its parser's container format (a runtime's log whose lines a joiner rebuilds).
+    private var container: ContainerFormat?
     /// The config's source this file belongs to (`SourceFile.source`).
     private(set) var sourceIndex: Int
     /// Its parser's multiline idle timeout.
@@ -42,6 +44,7 @@ final class TailedFile {
         self.offset = offset
         maxLineBytes = parser.maxLineBytes
         continuation = parser.continuation
+        container = parser.container
         sourceIndex = source
         idleTimeout = .milliseconds(parser.idleTimeoutMs)
         lifecycle = FileLifecycle(.following, now: now)
@@ -163,8 +166,9 @@ final class TailedFile {
     func rebind(source index: Int, parser: LineParser, _ emit: (inout SpyEntry) throws(SinkError) -> Void) throws(SinkError) -> Bool {
         let timeout = Duration.milliseconds(parser.idleTimeoutMs)
         guard index != sourceIndex || parser.maxLineBytes != maxLineBytes || parser.continuation?.pattern != continuation?.pattern
-                || timeout != idleTimeout else { return false }
+                || timeout != idleTimeout || parser.container != container else { return false }
         (sourceIndex, maxLineBytes, continuation, idleTimeout) = (index, parser.maxLineBytes, parser.continuation, timeout)
+        container = parser.container
         guard let fingerprint = source?.fingerprint, stream != nil else { return true }  // undecided: the new values apply when it is
         try stream!.flushPendingEntry(emit)
         let resume = stream!.resumeOffset
@@ -231,6 +235,6 @@ final class TailedFile {
     private func start(_ file: SourceFile, at offset: Int64) {
         source = file
         headBytes = []
-        stream = EntryStream(file: file, maxLineBytes: maxLineBytes, continuation: continuation, startOffset: offset)
+        stream = EntryStream(file: file, maxLineBytes: maxLineBytes, continuation: continuation, container: container, startOffset: offset)
     }
 }

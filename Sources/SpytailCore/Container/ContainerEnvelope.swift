@@ -1,0 +1,48 @@
+/// What a container runtime said about a line besides its text — its time, its stream and (Docker) its
+/// `attrs` — kept in an entry's `text` after the application's lines, from `SpyEntry.envelopeStart`, so that
+/// the parser can point the timestamp and the `stream` and `attrs` fields at it like at any other bytes.
+///
+/// The layout is private to this type: `TIME \t streamSTREAM \t [attrs{…}]` (the time holds no tab, the
+/// stream is one of two words, the keys are written so that the fields' keys are bytes of the text too).
+enum ContainerEnvelope {
+    private static let tab = UInt8(ascii: "\t")
+    private static let streamKey: [UInt8] = Array("stream".utf8)
+    private static let attrsKey: [UInt8] = Array("attrs".utf8)
+
+    /// Appends the envelope of a line to `out` (after its text).
+    static func append(time: UnsafeBufferPointer<UInt8>, stream: ContainerStream, attrs: UnsafeBufferPointer<UInt8>?, to out: inout [UInt8]) {
+        out.append(contentsOf: time)
+        out.append(tab)
+        out.append(contentsOf: streamKey)
+        out.append(contentsOf: stream.bytes)
+        out.append(tab)
+        if let attrs, !attrs.isEmpty {
+            out.append(contentsOf: attrsKey)
+            out.append(contentsOf: attrs)
+        }
+    }
+
+    /// The parts of an envelope `append` wrote at `start` of `text`, as ranges of `text`.
+    struct Parts {
+        var time: Range<Int>
+        var stream: FieldValue
+        var attrs: FieldValue?
+    }
+
+    /// `end`: where the envelope ends (the end of the text before the parser appends decoded values).
+    static func read(_ text: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Parts {
+        var timeEnd = start
+        while timeEnd < end, text[timeEnd] != tab { timeEnd += 1 }
+        let streamKeyStart = timeEnd + 1
+        let streamStart = streamKeyStart + streamKey.count
+        let streamEnd = streamStart + 6
+        let stream = FieldValue(textKey: streamKeyStart..<streamStart, range: streamStart..<streamEnd)
+        let attrsKeyStart = streamEnd + 1
+        var attrs: FieldValue?
+        if attrsKeyStart < end {
+            let attrsStart = attrsKeyStart + attrsKey.count
+            attrs = FieldValue(textKey: attrsKeyStart..<attrsStart, range: attrsStart..<end, kind: .object)
+        }
+        return Parts(time: start..<timeEnd, stream: stream, attrs: attrs)
+    }
+}

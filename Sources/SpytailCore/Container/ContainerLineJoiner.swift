@@ -1,0 +1,212 @@
+/// Rebuilds an application's lines from a container runtime's log: reads each physical line's envelope
+/// (CRI or Docker json-file), joins the parts of a long line (`P` … `F`, a Docker `log` without `\n`) and,
+/// with a multiline rule, the lines of one entry — each per stream, since stdout and stderr interleave in one
+/// file — and hands out one `Line` per entry: the text, then the envelope (`ContainerShape`).
+///
+/// **Resuming.** A checkpoint saves one offset, `resumeOffset`, and a restart reads again from there, so
+/// everything handed out must lie before it and nothing after it may have been handed out. An entry is
+/// therefore handed out only once every part of it lies before the start of everything still open (the other
+/// stream's unfinished line or entry): entries go out in the order they start, and an entry whose parts
+/// straddle another stream's open line waits for it. What waits is bounded: past `heldLimit` bytes, or at the
+/// multiline idle timeout (`flush`), the open lines and entries are closed as they are.
+public struct ContainerLineJoiner {
+    /// An application line or entry being put together, or one complete and waiting to go out.
+    struct Building {
+        var text: [UInt8] = []
+        var offset: Int64 = 0
+        /// Offset of its last physical line.
+        var lastOffset: Int64 = 0
+        var headLength: Int?
+        var lineCount = 1
+        var truncated = false
+        var stream = ContainerStream.stdout
+        /// Its first part's envelope, written after the text (`ContainerEnvelope`); empty for a refused line.
+        var envelope: [UInt8] = []
+        /// The physical line was not in the runtime's format.
+        var problem: ParseProblem?
+
+        var byteCount: Int { text.count + envelope.count }
+    }
+
+    public let format: ContainerFormat
+    let rule: ContinuationRule
+    let maxLineBytes: Int
+    /// Bytes of complete entries that may wait for another stream before they are closed by force.
+    let heldLimit: Int
+    private let reader: ContainerLineReader
+    /// Per stream: the line whose parts are arriving, and (with a multiline rule) the entry it may join.
+    private var parts: [Building?] = [nil, nil]
+    private var entries: [Building?] = [nil, nil]
+    /// Complete entries in the order they start, waiting to go out.
+    private var done: [Building] = []
+    private var heldBytes = 0
+    /// The line handed out: text then envelope.
+    private var out: [UInt8] = []
+
+    public init(format: ContainerFormat, continuation: Regex?, maxLineBytes: Int) {
+        self.format = format
+        rule = ContinuationRule(continuation)
+        self.maxLineBytes = maxLineBytes
+        heldLimit = max(4 * maxLineBytes, 1 << 20)
+        reader = ContainerLineReader(format: format)
+    }
+
+    /// Something is open or waits: the multiline idle timeout applies.
+    public var hasPending: Bool { parts[0] != nil || parts[1] != nil || entries[0] != nil || entries[1] != nil || !done.isEmpty }
+
+    /// Where a restart must read again from: the start of the first entry not handed out (nil: none).
+    public var pendingOffset: Int64? {
+        var least = done.first?.offset
+        for open in [parts[0], parts[1], entries[0], entries[1]] {
+            if let open, least == nil || open.offset < least! { least = open.offset }
+        }
+        return least
+    }
+
+    /// Takes one physical line; hands out every entry it completes that may go out.
+    public mutating func add<E: Error>(_ line: Line, _ emit: (Line) throws(E) -> Void) throws(E) {
+        let read: ContainerLine
+        do throws(ParseProblem) {
+            read = try reader.read(line.bytes)
+        } catch {
+            var refused = Building(offset: line.offset, lastOffset: line.offset, truncated: line.truncated, problem: error)
+            refused.text.append(contentsOf: line.bytes)
+            complete(refused)
+            return try release(emit)
+        }
+        let s = read.stream.rawValue
+        if var open = parts[s] {
+            parts[s] = nil
+            append(read.content, to: &open.text, truncated: &open.truncated)
+            open.lastOffset = line.offset
+            open.truncated = open.truncated || line.truncated
+            if read.partial {
+                parts[s] = open
+                return
+            }
+            return try finishLine(open, emit)
+        }
+        if !read.partial && !rule.joinsLines && done.isEmpty && parts[0] == nil && parts[1] == nil {
+            return try emitDirectly(read, line, emit)
+        }
+        var started = Building(offset: line.offset, lastOffset: line.offset, truncated: line.truncated, stream: read.stream)
+        append(read.content, to: &started.text, truncated: &started.truncated)
+        ContainerEnvelope.append(time: read.time, stream: read.stream, attrs: read.attrs, to: &started.envelope)
+        if read.partial {
+            parts[s] = started
+            return
+        }
+        try finishLine(started, emit)
+    }
+
+    /// Closes every open line and entry as it is and hands everything out (the idle timeout, the end of input).
+    public mutating func flush<E: Error>(_ emit: (Line) throws(E) -> Void) throws(E) {
+        for s in 0..<2 {
+            if let open = parts[s] {
+                parts[s] = nil
+                joinOrComplete(open)
+            }
+        }
+        for s in 0..<2 {
+            if let open = entries[s] {
+                entries[s] = nil
+                complete(open)
+            }
+        }
+        try release(emit)
+    }
+
+    // MARK: putting entries together
+
+    /// The common case: a whole line, nothing open or waiting, no multiline rule.
+    private mutating func emitDirectly<E: Error>(_ read: ContainerLine, _ line: Line, _ emit: (Line) throws(E) -> Void) throws(E) {
+        out.removeAll(keepingCapacity: true)
+        var truncated = line.truncated
+        append(read.content, to: &out, truncated: &truncated)
+        let textLength = out.count
+        ContainerEnvelope.append(time: read.time, stream: read.stream, attrs: read.attrs, to: &out)
+        let shape = ContainerShape(headLength: textLength, envelopeStart: textLength, lineCount: 1)
+        try out.withUnsafeBufferPointer { (bytes) throws(E) in
+            try emit(Line(bytes: bytes, offset: line.offset, truncated: truncated, container: shape))
+        }
+    }
+
+    /// A line is whole: it joins its stream's entry, or closes it and starts the next one.
+    private mutating func finishLine<E: Error>(_ line: Building, _ emit: (Line) throws(E) -> Void) throws(E) {
+        joinOrComplete(line)
+        try release(emit)
+    }
+
+    private mutating func joinOrComplete(_ line: Building) {
+        guard rule.joinsLines else { return complete(line) }
+        let s = line.stream.rawValue
+        let continues = line.text.withUnsafeBufferPointer { rule.continues(Line(bytes: $0, offset: line.offset), entryOpen: entries[s] != nil) }
+        if continues {
+            var entry = entries[s]!
+            if entry.headLength == nil { entry.headLength = entry.text.count }
+            entry.text.append(0x0A)
+            entry.text.append(contentsOf: line.text)
+            entry.lineCount += 1
+            entry.lastOffset = line.lastOffset
+            entry.truncated = entry.truncated || line.truncated
+            entries[s] = entry
+            return
+        }
+        if let previous = entries[s] { complete(previous) }
+        entries[s] = line
+    }
+
+    /// Puts a complete entry in line to go out, in the order entries start.
+    private mutating func complete(_ entry: Building) {
+        let at = done.lastIndex { $0.offset < entry.offset }.map { $0 + 1 } ?? 0
+        done.insert(entry, at: at)
+        heldBytes += entry.byteCount
+    }
+
+    /// Hands out the first waiting entries while every part of each lies before everything still open.
+    private mutating func release<E: Error>(_ emit: (Line) throws(E) -> Void) throws(E) {
+        if heldBytes > heldLimit { closeOpenEntries() }
+        while let first = done.first {
+            if let open = openStart(), first.lastOffset >= min(open, done.count > 1 ? done[1].offset : .max) { return }
+            done.removeFirst()
+            heldBytes -= first.byteCount
+            try send(first, emit)
+        }
+    }
+
+    /// Where the first open line or entry starts.
+    private func openStart() -> Int64? {
+        [parts[0], parts[1], entries[0], entries[1]].compactMap { $0?.offset }.min()
+    }
+
+    /// Too much waits on an open line or entry: close them all as they are.
+    private mutating func closeOpenEntries() {
+        for s in 0..<2 {
+            if let open = parts[s] { parts[s] = nil; joinOrComplete(open) }
+        }
+        for s in 0..<2 {
+            if let open = entries[s] { entries[s] = nil; complete(open) }
+        }
+    }
+
+    private mutating func send<E: Error>(_ entry: Building, _ emit: (Line) throws(E) -> Void) throws(E) {
+        out.removeAll(keepingCapacity: true)
+        out.append(contentsOf: entry.text)
+        out.append(contentsOf: entry.envelope)
+        let shape = ContainerShape(headLength: entry.headLength ?? entry.text.count, envelopeStart: entry.problem == nil ? entry.text.count : nil,
+                                   lineCount: entry.lineCount, problem: entry.problem)
+        try out.withUnsafeBufferPointer { (bytes) throws(E) in
+            try emit(Line(bytes: bytes, offset: entry.offset, truncated: entry.truncated, container: shape))
+        }
+    }
+
+    /// Appends a part, cut (on a UTF-8 boundary) where the line would pass the line limit.
+    private func append(_ part: UnsafeBufferPointer<UInt8>, to text: inout [UInt8], truncated: inout Bool) {
+        let room = maxLineBytes - text.count
+        guard part.count > room else { return text.append(contentsOf: part) }
+        truncated = true
+        guard room > 0 else { return }
+        let head = UnsafeBufferPointer(rebasing: part[..<room])
+        text.append(contentsOf: UnsafeBufferPointer(rebasing: head[..<UTF8Validation.lengthWithoutCutSequence(head)]))
+    }
+}
