@@ -96,7 +96,7 @@ let package = Package(
 
         // Test doubles (spies) for the seams.
         .target(name: "SpytailTestSupport", dependencies: ["SpytailCore", "SpytailIO", "CZlib"], swiftSettings: optimizedInTests),
-        .testTarget(name: "SpytailCoreTests", dependencies: ["SpytailCore", "SpytailTestSupport"]),
+        .testTarget(name: "SpytailCoreTests", dependencies: ["SpytailCore", "SpytailTestSupport", "SpytailLogGen"]),
         .testTarget(name: "SpytailLogGenTests", dependencies: ["SpytailLogGen"]),
         .testTarget(name: "SpytailIOTests", dependencies: ["SpytailIO", "SpytailTestSupport", "SpytailLogGen", "CZlib"]),
         .testTarget(name: "SpytailShippingTests", dependencies: ["SpytailShipping"], swiftSettings: optimizedInTests),

@@ -1,0 +1,74 @@
+import Testing
+@testable import SpytailCore
+
+/// The envelope of one physical line, CRI and Docker json-file: what is read, and what is refused and where.
+struct ContainerLineReaderTests {
+    struct Read: Equatable {
+        var stream: ContainerStream, partial: Bool, time: String, content: String, attrs: String?
+    }
+
+    static func read(_ line: String, _ format: ContainerFormat) -> Result<Read, ParseProblem> {
+        let reader = ContainerLineReader(format: format)
+        return Array(line.utf8).withUnsafeBufferPointer { bytes in
+            do throws(ParseProblem) {
+                let r = try reader.read(bytes)
+                let text = { (b: UnsafeBufferPointer<UInt8>) in String(decoding: b, as: UTF8.self) }
+                return .success(Read(stream: r.stream, partial: r.partial, time: text(r.time), content: text(r.content), attrs: r.attrs.map(text)))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    @Test(arguments: [
+        // containerd: Z, trailing zeros dropped; conmon: +00:00 and nine digits; an empty text with and without its space
+        ("2026-11-25T12:00:00.1234Z stdout F hello world", Read(stream: .stdout, partial: false, time: "2026-11-25T12:00:00.1234Z", content: "hello world", attrs: nil)),
+        ("2026-11-25T12:00:00.123456789+00:00 stderr P part", Read(stream: .stderr, partial: true, time: "2026-11-25T12:00:00.123456789+00:00", content: "part", attrs: nil)),
+        ("2026-11-25T12:00:00Z stdout F ", Read(stream: .stdout, partial: false, time: "2026-11-25T12:00:00Z", content: "", attrs: nil)),
+        ("2026-11-25T12:00:00Z stdout F", Read(stream: .stdout, partial: false, time: "2026-11-25T12:00:00Z", content: "", attrs: nil)),
+        ("2026-11-25T12:00:00Z stdout F  two  spaces kept ", Read(stream: .stdout, partial: false, time: "2026-11-25T12:00:00Z", content: " two  spaces kept ", attrs: nil)),
+        ("2026-11-25T12:00:00Z stdout F:x text", Read(stream: .stdout, partial: false, time: "2026-11-25T12:00:00Z", content: "text", attrs: nil)),
+    ])
+    func criLinesAreRead(line: String, expected: Read) throws {
+        #expect(try Self.read(line, .cri).get() == expected)
+    }
+
+    @Test(arguments: [
+        ("hello", "cri: no valid RFC 3339 time at byte 0"),
+        ("2026-13-25T12:00:00Z stdout F x", "cri: no valid RFC 3339 time at byte 0"),
+        ("2026-11-25T12:00:00Z stdin F x", "cri: no valid stream (stdout or stderr) at byte 21"),
+        ("2026-11-25T12:00:00Z stdout X x", "cri: no valid tag (P or F) at byte 28"),
+        ("2026-11-25T12:00:00Z stdout Fx", "cri: no valid tag (P or F) at byte 28"),
+        ("2026-11-25T12:00:00Z stdout", "cri: no valid stream (stdout or stderr) at byte 21"),
+    ])
+    func criLinesThatAreNotAreRefusedWithWhere(line: String, message: String) {
+        guard case .failure(let problem) = Self.read(line, .cri) else { Issue.record("read \(line)"); return }
+        #expect(problem.description == message)
+    }
+
+    @Test func dockerLinesAreReadAndTheirTextDecoded() throws {
+        let whole = try Self.read(#"{"log":"a \u003cb\u003e \"q\" \u00e9\n","stream":"stderr","time":"2026-11-25T12:00:00.5Z"}"#, .docker).get()
+        #expect(whole == Read(stream: .stderr, partial: false, time: "2026-11-25T12:00:00.5Z", content: #"a <b> "q" é"#, attrs: nil))
+        let part = try Self.read(#"{"log":"no newline yet","stream":"stdout","time":"2026-11-25T12:00:00Z"}"#, .docker).get()
+        #expect(part.partial && part.content == "no newline yet")
+        let crlf = try Self.read(#"{"log":"windows\r\n","stream":"stdout","time":"2026-11-25T12:00:00Z"}"#, .docker).get()
+        #expect(!crlf.partial && crlf.content == "windows")
+        let attrs = try Self.read(#"{"log":"x\n","stream":"stdout","attrs":{"tag":"web","env":"prod"},"time":"2026-11-25T12:00:00Z"}"#, .docker).get()
+        #expect(attrs.attrs == #"{"tag":"web","env":"prod"}"#)
+        let plain = try Self.read(#"{"log":"plain","stream":"stdout","time":"2026-11-25T12:00:00Z"}"#, .docker).get()
+        #expect(plain.content == "plain", "a string without escapes is read in place")
+    }
+
+    @Test(arguments: [
+        (#"{"log":"x\n","stream":"stdout""#, "docker: the line ends inside a value at byte 30"),
+        (#"{"stream":"stdout","time":"2026-11-25T12:00:00Z"}"#, "docker: no valid log (a string) at byte 0"),
+        (#"{"log":"x\n","stream":"stdin","time":"2026-11-25T12:00:00Z"}"#, "docker: no valid stream (stdout or stderr) at byte 0"),
+        (#"{"log":"x\n","stream":"stdout","time":"yesterday"}"#, "docker: no valid time (RFC 3339) at byte 0"),
+        (#"{"log":1,"stream":"stdout","time":"2026-11-25T12:00:00Z"}"#, "docker: no valid log (a string) at byte 0"),
+        ("plain text", "docker: not an object at byte 0"),
+    ])
+    func dockerLinesThatAreNotAreRefusedWithWhere(line: String, message: String) {
+        guard case .failure(let problem) = Self.read(line, .docker) else { Issue.record("read \(line)"); return }
+        #expect(problem.description == message)
+    }
+}
