@@ -111,7 +111,7 @@ struct ConfigSiblingKeyTests {
           "sources[0].exclude[0]: expected a non-empty string, found a number",
           "sources[0].rotated: expected a boolean, found a string",
           "sources[0].startAt: 'middle' is not one of: beginning, end",
-          "sources[0].colour: unknown key; allowed here: exclude, followSymlinks, include, name, olddir, parser, rotated, rotatedPattern, startAt"]),
+          "sources[0].colour: unknown key; allowed here: exclude, followSymlinks, include, name, olddir, parser, pathFields, pathFieldsKey, rotated, rotatedPattern, startAt"]),
         (#"{"parse":{"tags":[{"name":"t","match":{"contains":1,"field":"level","regexp":"a"}}]}}"#,
          ["parse.tags[0].match.contains: expected a string, found a number",
           "parse.tags[0].match.regexp: unknown key; allowed here: all, any, category, contains, equals, exists, field, gt, gte, in, integration, lt, lte, not, prefix, regex, source, tag"]),

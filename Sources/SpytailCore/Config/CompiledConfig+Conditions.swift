@@ -6,8 +6,11 @@ extension CompiledConfig {
         let vocabulary: Vocabulary
         /// The regex parsers' group names.
         let groupNames: [String]
-        /// Some parser reads keys from the lines (json, logfmt): any field name may occur.
-        var keyed: Bool { config.parsers.contains { $0.format == .json || $0.format == .logfmt } }
+        /// Some parser reads keys from the lines (json, logfmt, a container runtime's `stream`), or a source
+        /// takes fields from its paths: any field name may occur.
+        var keyed: Bool {
+            config.parsers.contains { $0.format != .regex && $0.format != .text } || config.sources.contains { $0.pathFields != nil }
+        }
 
         init(config: SpytailConfig, vocabulary: Vocabulary, groupNames: [String]) {
             self.config = config
@@ -66,7 +69,7 @@ extension CompiledConfig {
         let named = scope.vocabulary.fieldNames.firstIndex(of: fieldPath.head)
         if !scope.keyed && (named == nil || fieldPath.components.count > 1) {
             let why = scope.groupNames.isEmpty
-                ? "unknown field '\(text)': there is no parse.pattern to capture it (or a json or logfmt parser to read it)"
+                ? "unknown field '\(text)': there is no parse.pattern to capture it (or a json, logfmt, cri or docker parser, or a source's pathFields, to read it)"
                 : "unknown field '\(text)'; the pattern's named groups are: \(scope.groupNames.joined(separator: ", "))"
             d.report(path.appending("field"), .invalidValue(why))
             return nil
