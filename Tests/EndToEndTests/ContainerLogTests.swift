@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+import SpytailTestSupport
+
+/// Container logs on a node, read by the real binary: 50 pods × 2 containers under a `/var/log/pods`-shaped
+/// tree written as the runtimes and kubelet write them (`NodeWriter`), spytail restarted while they write, pods
+/// deleted right after their last lines. Every line must come out once, joined from its parts, with the
+/// `k8s.*` fields of its file's path and its stream.
+@Suite(.ownThread)
+struct ContainerLogTests {
+    static let pathFields = #"/pods/(?<namespace>[^_/]+)_(?<pod>[^_/]+)_(?<pod_uid>[^/]+)/(?<container>[^/]+)/(?<restart>\\d+)\\.log"#
+
+    static func config(_ dir: TemporaryDirectory) -> String {
+        dir.write("c.json", #"""
+            {"sources": [{"name": "pods", "include": ["pods/*/*/*.log"], "parser": "cri",
+                          "pathFields": "\#(pathFields)", "pathFieldsKey": "k8s"}],
+             "parsers": {"cri": {"format": "cri"}},
+             "checkpoints": "state/cp.json",
+             "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
+            """#)
+    }
+
+    @Test func everyLineOfEveryContainerOnceWithItsPodsFieldsThroughRotationRestartsAndDeletedPods() throws {
+        let dir = try RunTools.workspace(["pods", "state"])
+        defer { dir.remove() }
+        let config = Self.config(dir)
+        var spytail = try RunningSpytail(config: config, in: dir)
+        #expect(RunTools.waitUntil(10) { FileManager.default.fileExists(atPath: dir.file("state/cp.json")) }, "\(spytail.stderr)")
+        let writer = Process()
+        let printed = Pipe()
+        writer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        writer.arguments = ["python3", dir.write("node.py", NodeWriter.script), dir.file("pods"), "50", "160", "29", "300", "6000", "40"]
+        writer.standardOutput = printed
+        try writer.run()
+        let out = RunToolsOutput(path: dir.file("out.jsonl"))
+        // spytail stops and starts again while the containers write: its checkpoints carry it across.
+        #expect(RunTools.waitUntil(30) { out.linesOnDisk >= 3000 }, "\(spytail.stderr)")
+        #expect(spytail.stop().status == 0, "\(spytail.stderr)")
+        spytail = try RunningSpytail(config: config, in: dir)
+        let report = printed.fileHandleForReading.readDataToEndOfFile()
+        writer.waitUntilExit()
+        #expect(writer.terminationStatus == 0)
+        var wrote = try NodeWriter.Wrote(json: report)
+        #expect(wrote.lines.count == 100 && wrote.total > 10_000, "\(wrote.lines.count) containers, \(wrote.total) lines")
+        let rotated = try Self.files(under: dir.file("pods")).filter { $0.contains(".log.") }
+        #expect(rotated.contains { $0.hasSuffix(".gz") } && rotated.contains { !$0.hasSuffix(".gz") }, "kubelet-style rotation happened")
+        #expect(try Self.files(under: dir.file("pods")).contains { $0.hasSuffix("/1.log") }, "a container restarted")
+        #expect(RunTools.waitUntil(60) { out.linesOnDisk >= wrote.total }, "\(out.linesOnDisk) of \(wrote.total): \(spytail.stderr)")
+
+        // Five pods are deleted right after their last lines: what spytail holds open is drained, then let go.
+        let pods = try FileManager.default.contentsOfDirectory(atPath: dir.file("pods")).sorted().prefix(5)
+        for pod in pods {
+            let app = dir.file("pods/\(pod)/app")
+            let live = try FileManager.default.contentsOfDirectory(atPath: app).filter { $0.hasSuffix(".log") }.max { Int($0.dropLast(4))! < Int($1.dropLast(4))! }!
+            let id = Self.id(ofPod: pod, container: "app")
+            var burst = ""
+            for _ in 0..<30 {
+                wrote.lines[id, default: 0] += 1
+                burst += "2026-11-25T12:00:00.5Z stdout F seq=\(wrote.lines[id]!) id=\(id) stream=stdout last words\n"
+            }
+            try RunToolsOutput.append("\(app)/\(live)", burst)
+            try FileManager.default.removeItem(atPath: dir.file("pods/\(pod)"))
+        }
+        #expect(RunTools.waitUntil(60) { out.linesOnDisk >= wrote.total }, "\(out.linesOnDisk) of \(wrote.total): \(spytail.stderr)")
+        #expect(RunTools.waitUntil(20) { Self.deletedFilesHeld(spytail.pid) == 0 }, "the deleted pods' files are released")
+        #expect(spytail.stop().status == 0, "\(spytail.stderr)")
+
+        var seen: [String: Set<Int>] = [:], twice: [String] = []
+        for record in out.records {
+            let message = try #require(record["message"] as? String)
+            let words = Self.words(message)
+            let id = try #require(words["id"]), seq = try #require(words["seq"].flatMap { Int($0) })
+            if !seen[id, default: []].insert(seq).inserted { twice.append("\(id) seq=\(seq)") }
+            let fields = try #require(record["fields"] as? [String: Any])
+            let k8s = try #require(fields["k8s"] as? [String: String], "\(record)")
+            #expect("\(k8s["namespace"] ?? "")/\(k8s["pod"] ?? "")/\(k8s["container"] ?? "")" == id, "\(record)")
+            #expect(k8s["pod_uid"]?.count == 36 && k8s["restart"].flatMap { Int($0) } != nil)
+            #expect(fields["stream"] as? String == words["stream"], "\(message.prefix(80))")
+            if let length = wrote.long[id]?[seq] { #expect(message.utf8.count == length, "a long line joined whole: \(id) seq=\(seq)") }
+            #expect(record["parseError"] == nil)
+        }
+        #expect(twice.isEmpty, "delivered twice: \(twice.prefix(10))")
+        let missing = wrote.lines.flatMap { id, count in (1...count).filter { !(seen[id]?.contains($0) ?? false) }.map { "\(id) seq=\($0)" } }
+        #expect(missing.isEmpty, "lost: \(missing.count), e.g. \(missing.prefix(10))")
+    }
+
+    /// A long line whose first parts are on disk when spytail stops: the checkpoint saves where that line
+    /// starts, so the restarted spytail reads the parts again with the last one and hands out the line once,
+    /// whole, while the other stream's line written between the parts went out before the stop.
+    @Test(arguments: ["cri", "docker"])
+    func aLineWhosePartsStraddleAStopComesOutOnceAndWhole(format: String) throws {
+        let dir = try RunTools.workspace(["logs", "state"])
+        defer { dir.remove() }
+        let config = dir.write("c.json", #"""
+            {"sources": [{"name": "c", "include": ["logs/*.log"], "parser": "p"}], "parsers": {"p": {"format": "\#(format)"}},
+             "checkpoints": "state/cp.json", "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
+            """#)
+        func line(_ text: String, stream: String = "stdout", final: Bool) -> String {
+            format == "cri" ? "2026-11-25T12:00:00.000000001+00:00 \(stream) \(final ? "F" : "P") \(text)\n"
+                : #"{"log":"\#(text)\#(final ? "\\n" : "")","stream":"\#(stream)","time":"2026-11-25T12:00:00.000000001Z"}"# + "\n"
+        }
+        let log = dir.file("logs/0.log")
+        let first = line("before", final: true)
+        let straddling = line("part one, ", final: false) + line("part two, ", final: false)
+        let between = line("stderr between the parts", stream: "stderr", final: true)
+        FileManager.default.createFile(atPath: log, contents: Data((first + straddling + between).utf8))
+        var spytail = try RunningSpytail(config: config, in: dir)
+        let out = RunToolsOutput(path: dir.file("out.jsonl"))
+        #expect(RunTools.waitUntil(10) { out.linesOnDisk >= 1 }, "\(spytail.stderr)")
+        #expect(spytail.stop().status == 0, "\(spytail.stderr)")
+        #expect(out.messages == ["before"], "the stderr line waits: it lies after the open line's start")
+        let checkpoint = try String(contentsOfFile: dir.file("state/cp.json"), encoding: .utf8)
+        #expect(checkpoint.contains(#""offset":\#(first.utf8.count),"#), "the checkpoint is where the open line starts: \(checkpoint)")
+        try RunToolsOutput.append(log, line("part three", final: true) + line("after", final: true))
+        spytail = try RunningSpytail(config: config, in: dir)
+        #expect(RunTools.waitUntil(10) { out.linesOnDisk >= 4 }, "\(spytail.stderr)")
+        #expect(spytail.stop().status == 0)
+        #expect(out.messages == ["before", "part one, part two, part three", "stderr between the parts", "after"])
+        #expect(out.records.map { ($0["source"] as? [String: Any])?["offset"] as? Int } == [0, first.utf8.count, first.utf8.count + straddling.utf8.count,
+                                                                                            first.utf8.count + straddling.utf8.count + between.utf8.count + line("part three", final: true).utf8.count])
+    }
+
+    static func id(ofPod folder: String, container: String) -> String {
+        let parts = folder.split(separator: "_")
+        return "\(parts[0])/\(parts[1])/\(container)"
+    }
+
+    /// `key=value` words of a message.
+    static func words(_ message: String) -> [String: String] {
+        Dictionary(message.split(separator: " ").compactMap { word in
+            word.firstIndex(of: "=").map { (String(word[..<$0]), String(word[word.index(after: $0)...])) }
+        }, uniquingKeysWith: { first, _ in first })
+    }
+
+    static func files(under root: String) throws -> [String] {
+        (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).map { "\(root)/\($0)" }
+    }
+
+    /// Descriptors of `pid` on files that were deleted.
+    static func deletedFilesHeld(_ pid: Int32) -> Int {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        return fds.filter { ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) ?? "").hasSuffix("(deleted)") }.count
+    }
+}
