@@ -90,3 +90,21 @@ struct ChainResumeTests {
         #expect(third == .init(steps: [.follow(member: 1, offset: 0, saved: nil)]))
     }
 }
+
+/// When a look must be taken again before content is called vanished.
+struct ChainResumeMissesTests {
+    typealias T = ChainResumeTests
+
+    @Test func contentInNoMemberIsMissedUnlessDrainedReadOrAlreadySaid() {
+        var resume = ChainResume([T.saved(T.a, at: 100), T.saved(T.b, at: 5, drained: true)])
+        // A rotation between the listing and the reads: `a` was renamed to a name the listing missed.
+        #expect(resume.misses([T.copy(T.c), T.live(nil)]))
+        #expect(!resume.misses([T.copy(T.a), T.live(T.c)]), "found")
+        #expect(!ChainResume([T.saved(T.b, at: 5, drained: true)]).misses([T.live(T.c)]), "a drained file gone lost nothing")
+        resume.read(T.a)
+        #expect(!resume.misses([T.live(T.c)]), "read by an earlier look")
+        var said = ChainResume([T.saved(T.a, at: 100)])
+        #expect(said.plan([T.live(T.c)], isPlain: { _ in true }).vanished.count == 1)
+        #expect(!said.misses([T.live(T.c)]), "said once: the next look does not wait on it again")
+    }
+}

@@ -93,6 +93,14 @@ public struct ChainResume: Sendable {
         return plan
     }
 
+    /// Whether some checkpointed content is in none of `members` (and was neither drained nor read by an
+    /// earlier look): `plan` would call it vanished. The caller looks at the chain once more first, since a
+    /// rotation between listing the folder and reading each member's first line hides a renamed member.
+    public func misses(_ members: [Member]) -> Bool {
+        let present = Set(members.compactMap(\.fingerprint))
+        return checkpoints.contains { !$0.drained && !delivered.contains($0.fingerprint) && !present.contains($0.fingerprint) && !vanishedSaid.contains($0.fingerprint) }
+    }
+
     /// A member's content was read to its end: a later look does not read it again.
     public mutating func read(_ fingerprint: Fingerprint) { delivered.insert(fingerprint) }
 }

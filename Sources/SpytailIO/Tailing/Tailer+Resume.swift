@@ -25,8 +25,10 @@ extension Tailer {
     /// One look at the chain, carried out as `ChainResume` plans it; false when a member no longer held its
     /// content when opened (nothing was emitted from it).
     private func resumeOnce(_ path: String, _ resume: inout ChainResume) throws(SinkError) -> Bool {
-        let chain = discovery.rotatedCopies(of: path, source: source(of: path)) + (Syscall.stat(path) != nil ? [path] : [])
-        let members = chain.map { ChainResume.Member(fingerprint: Fingerprinter.ofFile($0), isLive: $0 == path) }
+        let (chain, members) = lookAtChain(of: path)
+        // Content that seems gone may have been renamed between the listing and the reads: only the same
+        // picture twice calls it vanished.
+        if resume.misses(members), lookAtChain(of: path) != (chain, members) { return false }
         for member in members.reversed() { seen.remember(member.fingerprint, under: path) }
         seen.noteChain(of: path)
         let plan = resume.plan(members, isPlain: { FileOpener.isPlain(chain[$0]) })
@@ -61,6 +63,12 @@ extension Tailer {
         }
         if plan.looksAtLiveFile { try reconcilePath(path) }
         return true
+    }
+
+    /// The rotated chain of `path` (then the live file, if there) with each member's content.
+    private func lookAtChain(of path: String) -> (chain: [String], members: [ChainResume.Member]) {
+        let chain = discovery.rotatedCopies(of: path, source: source(of: path)) + (Syscall.stat(path) != nil ? [path] : [])
+        return (chain, chain.map { ChainResume.Member(fingerprint: Fingerprinter.ofFile($0), isLive: $0 == path) })
     }
 
     /// Whether the bytes before the checkpoint's offset in the plain file at `path` still hash the same.
