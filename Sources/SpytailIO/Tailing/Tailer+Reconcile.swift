@@ -70,6 +70,7 @@ extension Tailer {
             _ = positions.unpark(path)
             try resume(path, from: [checkpoint])
         } else {
+            try catchUpCopiesOfNewFile(path)
             try follow(path, from: 0, fingerprint: nil)
         }
     }

@@ -45,10 +45,15 @@ extension Tailer {
             case .follow(let index, let offset, let saved):
                 // Same first line, but rewritten in place since (the bytes before the offset differ): the
                 // saved position means nothing there any more; read it whole and say so.
-                if let saved, !Self.tailMatches(path, saved) {
-                    report(.rewrittenInPlace(path: path, offset: offset))
-                    try follow(path, from: 0, fingerprint: nil)
-                    continue
+                if let saved {
+                    switch Self.tail(of: path, against: saved) {
+                    case .matches: break
+                    case .moved: return false  // rotated since the look: the content is elsewhere now
+                    case .rewritten:
+                        report(.rewrittenInPlace(path: path, offset: offset))
+                        try follow(path, from: 0, fingerprint: nil)
+                        continue
+                    }
                 }
                 guard try follow(path, from: offset, fingerprint: members[index].fingerprint) else { return false }
             case .drain(let index, let offset, let fingerprint):
@@ -71,10 +76,14 @@ extension Tailer {
         return (chain, chain.map { ChainResume.Member(fingerprint: Fingerprinter.ofFile($0), isLive: $0 == path) })
     }
 
-    /// Whether the bytes before the checkpoint's offset in the plain file at `path` still hash the same.
-    static func tailMatches(_ path: String, _ checkpoint: Checkpoint) -> Bool {
-        guard let fd = try? Syscall.open(path, O_RDONLY) else { return false }
+    enum TailCheck { case matches, rewritten, moved }
+
+    /// Whether the plain file at `path` still holds the checkpoint's bytes before its offset (same hash), was
+    /// rewritten in place (same first line, other bytes), or is another file now (a rotation since the look).
+    static func tail(of path: String, against checkpoint: Checkpoint) -> TailCheck {
+        guard let fd = try? Syscall.open(path, O_RDONLY) else { return .moved }
         defer { Syscall.close(fd) }
-        return TailedFile.tailHash(fd: fd, before: checkpoint.offset) == checkpoint.tailHash
+        guard Fingerprinter.ofDescriptor(fd, complete: false)?.fingerprint == checkpoint.fingerprint else { return .moved }
+        return TailedFile.tailHash(fd: fd, before: checkpoint.offset) == checkpoint.tailHash ? .matches : .rewritten
     }
 }

@@ -34,6 +34,20 @@ extension Tailer {
         seen.remember(fingerprint, under: live, readTo: offset + delivered)
     }
 
+    /// A live path followed for the first time in this run, after start-up (a new container's log, a restarted
+    /// one's `1.log`): copies of it already there were rotated away before this look, so they hold content
+    /// written since (unless seen under the path before): read them first, oldest first; and every copy that
+    /// arrives later counts as written since (the chain is noted). With `startAt: end`, only noted.
+    func catchUpCopiesOfNewFile(_ path: String) throws(SinkError) {
+        guard !seen.chainsNoted.contains(path) else { return }
+        let source = source(of: path)
+        seen.noteChain(of: path)
+        guard source.rotated, source.startAt == .beginning else { return }
+        let chain = discovery.rotatedChain(of: path, source: source)
+        guard !chain.isEmpty else { return }
+        try catchUpUnseen(chain, through: chain.count - 1, under: path, newestAlone: false)
+    }
+
     /// Reads the copies `unseenCopies` names, oldest first, as the live path.
     private func catchUpUnseen(_ chain: [String], through index: Int, under live: String, newestAlone: Bool) throws(SinkError) {
         guard state != .disabled, !pipeline.isStalled else { return }
