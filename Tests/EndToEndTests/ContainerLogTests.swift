@@ -120,6 +120,24 @@ struct ContainerLogTests {
                                                                                             first.utf8.count + straddling.utf8.count + between.utf8.count + line("part three", final: true).utf8.count])
     }
 
+    /// A pod's folders and first log lines made at once, then never written again (a short-lived job): the
+    /// folders are watched only after they were made, so nothing told of the file; the new watch itself makes
+    /// spytail look at what the folder holds. (Before, the file waited for a write that never came.)
+    @Test func aNewPodsLogWrittenBeforeItsFolderWasWatchedIsRead() throws {
+        let dir = try RunTools.workspace(["pods", "state"])
+        defer { dir.remove() }
+        let spytail = try RunningSpytail(config: Self.config(dir), in: dir)
+        #expect(RunTools.waitUntil(10) { FileManager.default.fileExists(atPath: dir.file("state/cp.json")) }, "\(spytail.stderr)")
+        let made = try Harness.run("/bin/sh", ["-c", """
+            mkdir -p pods/batch_job-1_0000/main && printf '2026-11-25T12:00:00Z stdout F seq=1 id=batch/job-1/main stream=stdout done\\n' > pods/batch_job-1_0000/main/0.log
+            """], cwd: dir.path)
+        #expect(made.status == 0, "\(made.stderr)")
+        let out = RunToolsOutput(path: dir.file("out.jsonl"))
+        #expect(RunTools.waitUntil(10) { out.linesOnDisk >= 1 }, "\(spytail.stderr)")
+        #expect(spytail.stop().status == 0)
+        #expect(out.messages == ["seq=1 id=batch/job-1/main stream=stdout done"])
+    }
+
     static func id(ofPod folder: String, container: String) -> String {
         let parts = folder.split(separator: "_")
         return "\(parts[0])/\(parts[1])/\(container)"

@@ -61,4 +61,11 @@ struct EventBatchTests {
         let batch = EventBatch([Self.changed("/a", "app.log", .modified), .watch(.overflow)], configPath: Self.config)
         #expect(batch.everything)
     }
+
+    @Test func aNewWatchIsAFolderToLookAtAndOneLookAtTheWatchedSet() {
+        let batch = EventBatch([.watch(.watching(directory: "/pods/a")), Self.changed("/pods", "b", .directoryCreated),
+                                .watch(.watching(directory: "/pods/a/app"))], configPath: Self.config)
+        #expect(batch.directories == ["/pods/a", "/pods", "/pods/a/app"])
+        #expect(batch.controls == [.rewatch], "once per batch")
+    }
 }

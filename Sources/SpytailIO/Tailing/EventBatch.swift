@@ -53,11 +53,20 @@ struct EventBatch {
                 everything = true
             case .watch(.watchFailed(let directory, let errno)):
                 controls.append(.watchRefused(directory: directory, errno))
+            case .watch(.watching(let directory)):
+                // Files and folders made there before the watch was in place were never told.
+                rewatchOnce()
+                directories.insert(directory)
             case .watch(.changed(let directory, let name, let kind)):
                 note(directory, name, kind, isConfig: directory == configFolder && name == configName)
             }
         }
         grown = grown.filter { !directories.contains(Paths.parent(of: $0)) }
+    }
+
+    /// One look at the watched set per batch is enough, whatever asked for it.
+    private mutating func rewatchOnce() {
+        if !controls.contains(.rewatch) { controls.append(.rewatch) }
     }
 
     private mutating func note(_ directory: String, _ name: String?, _ kind: WatchEvent.Kind, isConfig: Bool) {
@@ -66,7 +75,7 @@ struct EventBatch {
         } else if kind == .modified, let name {
             grown.insert(Paths.join(directory, name))
         } else {
-            if kind == .directoryCreated || kind == .directoryGone { controls.append(.rewatch) }
+            if kind == .directoryCreated || kind == .directoryGone { rewatchOnce() }
             if kind == .arrived, let name { arrived.insert(Paths.join(directory, name)) }
             directories.insert(directory)
         }

@@ -28,8 +28,9 @@ public final class InotifyWatcher: @unchecked Sendable {
         self.deliver = deliver
     }
 
-    /// Watches `directory` now (before `start()`), or soon after (within 1 s) once started.
-    /// Returns false when it could not be watched (reported as `.watchFailed` too).
+    /// Watches `directory` now (before `start()`), or soon after (within 1 s) once started, then delivers
+    /// `.watching`: what the folder came to hold before is then looked at. Returns false when it could not be
+    /// watched (reported as `.watchFailed` too).
     @discardableResult
     public func watch(_ directory: String) -> Bool {
         guard thread == nil else {
@@ -64,7 +65,7 @@ public final class InotifyWatcher: @unchecked Sendable {
         while !stopping.load(ordering: .relaxed) {
             for command in commands.withLock({ queued in defer { queued.removeAll() }; return queued }) {
                 switch command {
-                case .watch(let directory): addWatch(directory)
+                case .watch(let directory): if addWatch(directory) { deliver(.watching(directory: directory)) }
                 case .unwatch(let directory): inotifytools_remove_watch_by_filename(directory)
                 }
             }

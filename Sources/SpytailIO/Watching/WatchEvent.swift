@@ -6,6 +6,9 @@ public enum WatchEvent: Sendable, Equatable {
     case overflow
     /// A folder could not be watched.
     case watchFailed(directory: String, Errno)
+    /// A folder is watched from now on (a watch added while running): what it came to hold before was never
+    /// told, and sub-folders made meanwhile may need watches too.
+    case watching(directory: String)
 
     /// The events the run loop distinguishes.
     public enum Kind: Sendable, Equatable {
