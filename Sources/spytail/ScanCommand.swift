@@ -87,7 +87,7 @@ struct ScanCommand: ParsableCommand {
         let started = clock.now
         let outputs: [OpenOutput]
         do {
-            outputs = try OutputOpener.open(config.outputs, vocabulary: compiled.rules.vocabulary, resolve: file.resolve)
+            outputs = try OutputOpener.open(config.outputs, sources: config.sources, vocabulary: compiled.rules.vocabulary, resolve: file.resolve)
         } catch {
             FileHandleStderr.write("spytail: error: \(error)\n")
             throw ExitCode(1)

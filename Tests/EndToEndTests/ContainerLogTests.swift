@@ -16,12 +16,13 @@ struct ContainerLogTests {
                           "pathFields": "\#(pathFields)", "pathFieldsKey": "k8s"}],
              "parsers": {"cri": {"format": "cri"}},
              "checkpoints": "state/cp.json",
-             "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
+             "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"},
+                         {"type": "file", "path": "by-namespace/{k8s.namespace}/pods.jsonl", "format": "jsonl"}]}
             """#)
     }
 
     @Test func everyLineOfEveryContainerOnceWithItsPodsFieldsThroughRotationRestartsAndDeletedPods() throws {
-        let dir = try RunTools.workspace(["pods", "state"])
+        let dir = try RunTools.workspace(["pods", "state", "by-namespace"])
         defer { dir.remove() }
         let config = Self.config(dir)
         var spytail = try RunningSpytail(config: config, in: dir)
@@ -80,6 +81,16 @@ struct ContainerLogTests {
             #expect(record["parseError"] == nil)
         }
         #expect(twice.isEmpty, "delivered twice: \(twice.prefix(10))")
+        // One file per namespace, its folder made when its first entry came.
+        let namespaces = try FileManager.default.contentsOfDirectory(atPath: dir.file("by-namespace")).sorted()
+        #expect(namespaces == ["batch", "kube-system", "shop"])
+        var routed = 0
+        for namespace in namespaces {
+            let records = RunToolsOutput(path: dir.file("by-namespace/\(namespace)/pods.jsonl")).records
+            routed += records.count
+            #expect(records.allSatisfy { (($0["fields"] as? [String: Any])?["k8s"] as? [String: Any])?["namespace"] as? String == namespace })
+        }
+        #expect(routed == out.records.count, "every entry in its namespace's file")
         let missing = wrote.lines.flatMap { id, count in (1...count).filter { !(seen[id]?.contains($0) ?? false) }.map { "\(id) seq=\($0)" } }
         #expect(missing.isEmpty, "lost: \(missing.count), e.g. \(missing.prefix(10))")
     }
@@ -124,7 +135,7 @@ struct ContainerLogTests {
     /// folders are watched only after they were made, so nothing told of the file; the new watch itself makes
     /// spytail look at what the folder holds. (Before, the file waited for a write that never came.)
     @Test func aNewPodsLogWrittenBeforeItsFolderWasWatchedIsRead() throws {
-        let dir = try RunTools.workspace(["pods", "state"])
+        let dir = try RunTools.workspace(["pods", "state", "by-namespace"])
         defer { dir.remove() }
         let spytail = try RunningSpytail(config: Self.config(dir), in: dir)
         #expect(RunTools.waitUntil(10) { FileManager.default.fileExists(atPath: dir.file("state/cp.json")) }, "\(spytail.stderr)")

@@ -116,7 +116,27 @@ struct ContainerParsingTests {
         (#"{"sources": [{"name": "s", "include": ["a"], "pathFields": "(?<a>"}]}"#, "sources[0].pathFields: invalid regex"),
         (#"{"sources": [{"name": "s", "include": ["a"], "pathFieldsKey": "k8s"}]}"#, "sources[0].pathFieldsKey: only a source with pathFields takes pathFieldsKey"),
         (#"{"sources": [{"name": "s", "include": ["a"], "pathFields": "(?<a>x)", "pathFieldsKey": "k.8"}]}"#, "sources[0].pathFieldsKey: 'k.8' must be one key"),
+        (#"{"sources": [{"name": "s", "include": ["a"], "pathFields": "(?<ns>x)", "pathFieldsKey": "k8s"}], "outputs": [{"type": "file", "path": "o/{k8s.pod}.jsonl"}]}"#,
+         "outputs[0].path: {k8s.pod} is not a placeholder; known: source, k8s.ns"),
+        (#"{"outputs": [{"type": "file", "path": "o/{source.jsonl"}]}"#, "outputs[0].path: a { without its }"),
     ]
+
+    @Test func anOutputPathNamesOneFilePerSourceAndPathField() throws {
+        let sources = try Structured.compile(#"""
+            {"sources": [{"name": "pods", "include": ["/var/log/pods/*/*/*.log"], "pathFieldsKey": "k8s",
+                          "pathFields": "^/var/log/pods/(?<namespace>[^_/]+)_(?<pod>[^_/]+)_"},
+                         {"name": "app", "include": ["/a/*.log"]}],
+             "outputs": [{"type": "file", "path": "/out/{k8s.namespace}/{source}-{k8s.pod}.jsonl"}]}
+            """#).config.sources
+        let template = SourcePathTemplate("/out/{k8s.namespace}/{source}-{k8s.pod}.jsonl", sources: sources)
+        let file = { (path: String, source: Int) in SourceFile(path: path, fingerprint: Fingerprint(value: 1), source: source) }
+        #expect(template.path(for: file("/var/log/pods/shop_web-1_u/app/0.log", 0)) == "/out/shop/pods-web-1.jsonl")
+        #expect(template.path(for: file("/var/log/pods/shop_web-1_u/app/0.log.20261125-120000.gz", 0)) == "/out/shop/pods-web-1.jsonl")
+        #expect(template.path(for: file("/elsewhere/x.log", 0)) == "/out/unnamed/pods-unnamed.jsonl", "no match: unnamed")
+        #expect(template.path(for: file("/a/x.log", 1)) == "/out/unnamed/app-unnamed.jsonl", "a source without pathFields")
+        #expect(template.path(for: file("/cli.log", SourceFile.unnamed)) == "/out/unnamed/unnamed-unnamed.jsonl")
+        #expect(SourcePathTemplate.fileName("..") == "_" && SourcePathTemplate.fileName("a/b") == "a_b")
+    }
 
     @Test(arguments: rejected)
     func aBadContainerConfigIsRefusedWithItsPath(_ json: String, _ expected: String) {

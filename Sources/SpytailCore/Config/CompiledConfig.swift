@@ -169,18 +169,26 @@ extension CompiledConfig {
         unique(config.integrations.map(\.name), JSONPath.root.appending("integrations"))
     }
 
-    /// `{source}` is the one placeholder of a file output's path, and every source name must then be a file name.
+    /// A file output's path may hold `{source}` and `{<pathFieldsKey>.<group>}` of some source's `pathFields`;
+    /// with `{source}`, every source name must then be a file name.
     static func checkSourcePaths(_ config: SpytailConfig, _ d: ConfigDiagnostics) {
         var templated: JSONPath?
+        let groups = Set(config.sources.flatMap { source -> [String] in
+            guard let text = source.pathFields, let regex = try? Regex(text) else { return [] }
+            return regex.namedGroups.map { "\(source.pathFieldsKey).\($0.name)" }
+        })
         for (i, output) in config.outputs.enumerated() {
             guard case .file(let path) = output.destination else { continue }
-            let rest = path.replacing(SourcePathTemplate.placeholder, with: "")
-            if rest.contains("{") || rest.contains("}") {
-                d.report(JSONPath.root.appending("outputs").appending(i).appending("path"),
-                         .invalidValue("only {source} is filled in (one file per source)"))
-            } else if SourcePathTemplate.holdsSource(path) {
-                templated = templated ?? JSONPath.root.appending("outputs").appending(i).appending("path")
+            let at = JSONPath.root.appending("outputs").appending(i).appending("path")
+            guard let names = SourcePathTemplate.placeholders(in: path) else {
+                d.report(at, .invalidValue("a { without its } (placeholders: {source}, or {key.group} of a source's pathFields)"))
+                continue
             }
+            for name in names where name != "source" && !groups.contains(name) {
+                let known = (["source"] + groups.sorted()).joined(separator: ", ")
+                d.report(at, .invalidValue("{\(name)} is not a placeholder; known: \(known) (a group of a source's pathFields is {key.group})"))
+            }
+            if names.contains("source") { templated = templated ?? at }
         }
         guard let templated else { return }
         for (i, source) in config.sources.enumerated() {

@@ -1,15 +1,108 @@
-/// A file output's path that holds `{source}`: one file per source, named by the source (`unnamed` for
-/// files named on the command line that no source takes).
-public enum SourcePathTemplate {
+/// A file output's path with placeholders, one file per value: `{source}` (the source's name, `unnamed` for
+/// files named on the command line that no source takes) and `{<pathFieldsKey>.<group>}`, a group of a
+/// source's `pathFields` (`/srv/out/{k8s.namespace}.jsonl`; `unnamed` for a file whose path gives none).
+/// Every entry of one file goes to one path, so the path is worked out once per file.
+///
+/// A class: it holds its own compiled regexes and the last file's path, and is used from one thread (the
+/// output's writer).
+public final class SourcePathTemplate {
     public static let placeholder = "{source}"
     public static let unnamed = "unnamed"
 
-    public static func holdsSource(_ path: String) -> Bool { path.contains(placeholder) }
+    enum Part {
+        case literal(String)
+        case source
+        /// The group `group` of the `pathFields` of the sources using `key`.
+        case pathField(key: String, group: String)
+    }
 
-    /// The path for `source` (an index into `names`).
-    public static func path(_ template: String, source: Int, names: [String]) -> String {
-        let name = source >= 0 && source < names.count ? names[source] : unnamed
-        return template.replacing(placeholder, with: name)
+    public let template: String
+    let parts: [Part]
+    let names: [String]
+    /// Each source's `pathFields` regex (nil: none) and key.
+    private let pathFields: [(regex: Regex, key: String)?]
+    private var last: (file: SourceFile, path: String)?
+
+    /// `sources`: the config's, in order (their names and `pathFields`).
+    public init(_ template: String, sources: [SpytailConfig.Source]) {
+        self.template = template
+        parts = Self.parse(template)
+        names = sources.map(\.name)
+        pathFields = sources.map { source in
+            source.pathFields.flatMap { try? Regex($0) }.map { ($0, source.pathFieldsKey) }
+        }
+    }
+
+    /// Whether `path` holds any placeholder.
+    public static func holdsPlaceholder(_ path: String) -> Bool { path.contains("{") }
+
+    /// The names between braces in `path` (`source`, `k8s.namespace`), in order; nil when a brace is unpaired.
+    public static func placeholders(in path: String) -> [String]? {
+        var names: [String] = []
+        var rest = Substring(path)
+        while let open = rest.firstIndex(where: { $0 == "{" || $0 == "}" }) {
+            guard rest[open] == "{", let close = rest[open...].firstIndex(of: "}") else { return nil }
+            let name = rest[rest.index(after: open)..<close]
+            guard !name.contains("{") else { return nil }
+            names.append(String(name))
+            rest = rest[rest.index(after: close)...]
+        }
+        return names
+    }
+
+    /// The path for the entries of `file`.
+    public func path(for file: SourceFile) -> String {
+        if let last, last.file === file { return last.path }
+        var values: [String: String]?
+        var path = ""
+        for part in parts {
+            switch part {
+            case .literal(let text): path += text
+            case .source: path += Self.fileName(file.source >= 0 && file.source < names.count ? names[file.source] : Self.unnamed)
+            case .pathField(let key, let group):
+                values = values ?? groups(of: file)
+                path += Self.fileName(values?["\(key).\(group)"] ?? Self.unnamed)
+            }
+        }
+        last = (file, path)
+        return path
+    }
+
+    /// The file's `pathFields` groups, as `key.group` → value.
+    private func groups(of file: SourceFile) -> [String: String] {
+        guard file.source >= 0, file.source < pathFields.count, let (regex, key) = pathFields[file.source] else { return [:] }
+        let subject = Array(file.path.utf8)
+        guard subject.withUnsafeBufferPointer({ regex.matches($0) }) else { return [:] }
+        var values: [String: String] = [:]
+        for (name, number) in regex.namedGroups {
+            if let range = regex.group(number) { values["\(key).\(name)"] = String(decoding: subject[range], as: UTF8.self) }
+        }
+        return values
+    }
+
+    /// A value as one file name: `/` and NUL become `_`, and `.` or `..` or nothing is `_`.
+    static func fileName(_ value: String) -> String {
+        let cleaned = String(value.map { $0 == "/" || $0 == "\0" ? "_" : $0 })
+        return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? "_" : cleaned
+    }
+
+    static func parse(_ template: String) -> [Part] {
+        var parts: [Part] = []
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            if open > rest.startIndex { parts.append(.literal(String(rest[..<open]))) }
+            let name = String(rest[rest.index(after: open)..<close])
+            if name == "source" {
+                parts.append(.source)
+            } else if let dot = name.firstIndex(of: ".") {
+                parts.append(.pathField(key: String(name[..<dot]), group: String(name[name.index(after: dot)...])))
+            } else {
+                parts.append(.literal("{\(name)}"))  // refused by the config's check
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        if !rest.isEmpty { parts.append(.literal(String(rest))) }
+        return parts
     }
 
     /// Why a source's name cannot be part of a file name, if it cannot.

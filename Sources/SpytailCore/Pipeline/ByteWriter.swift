@@ -4,14 +4,14 @@ public protocol ByteWriter: AnyObject {
     func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(SinkError)
     /// Name for messages (`stdout`, the file path).
     var name: String { get }
-    /// Whether the destination depends on the entries' source (a file output whose path holds `{source}`):
-    /// then bytes of one source at a time go to `forSource(_:)`.
-    var routesBySource: Bool { get }
-    /// The writer for entries of `source` (`SourceFile.source`); itself unless `routesBySource`.
-    func forSource(_ source: Int) throws(SinkError) -> any ByteWriter
+    /// Whether the destination depends on the entries' file (a file output whose path holds `{source}` or a
+    /// path field): then bytes of one file at a time go to `forFile(_:)`.
+    var routesByFile: Bool { get }
+    /// The writer for entries of `file`; itself unless `routesByFile`.
+    func forFile(_ file: SourceFile) throws(SinkError) -> any ByteWriter
 }
 
 extension ByteWriter {
-    public var routesBySource: Bool { false }
-    public func forSource(_ source: Int) throws(SinkError) -> any ByteWriter { self }
+    public var routesByFile: Bool { false }
+    public func forFile(_ file: SourceFile) throws(SinkError) -> any ByteWriter { self }
 }

@@ -1,10 +1,14 @@
-/// An output whose destination depends on the entry's source (a file path with `{source}`): one
-/// formatting sink per source, made when the source's first entry comes, each writing to its own file.
+/// An output whose destination depends on the entry's file (a file path with `{source}` or a path field):
+/// one formatting sink per destination, made when its first entry comes, each writing to its own file.
 /// Flushing flushes them all, so a checkpoint written after a flush covers every file.
 public final class SourceRoutingSink: EntrySink {
     public let formatter: any EntryFormatter
     public let writer: any ByteWriter
-    private var sinks: [Int: FormattingSink] = [:]
+    /// By destination writer, in the order they were made.
+    private var sinks: [ObjectIdentifier: FormattingSink] = [:]
+    private var order: [ObjectIdentifier] = []
+    /// The last entry's file and its sink (entries come file by file).
+    private var last: (file: SourceFile, sink: FormattingSink)?
 
     public init(formatter: any EntryFormatter, writer: any ByteWriter) {
         self.formatter = formatter
@@ -12,24 +16,33 @@ public final class SourceRoutingSink: EntrySink {
     }
 
     public func consume(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) throws(SinkError) {
-        try sink(for: entry.file.source).consume(entry, text: text)
+        try sink(for: entry.file).consume(entry, text: text)
     }
 
     public func flush() throws(SinkError) {
         var first: SinkError?
-        for source in sinks.keys.sorted() {
-            do { try sinks[source]!.flush() } catch { first = first ?? error }
+        for key in order {
+            do { try sinks[key]!.flush() } catch { first = first ?? error }
         }
         if let first { throw first }
     }
 
-    /// Asked often (before every read while an output may be full): no sorting, any stalled file will do.
+    /// Asked often (before every read while an output may be full): any stalled file will do.
     public var stall: SinkError? { sinks.values.lazy.compactMap(\.stall).first }
 
-    private func sink(for source: Int) throws(SinkError) -> FormattingSink {
-        if let sink = sinks[source] { return sink }
-        let sink = FormattingSink(formatter: formatter, writer: try writer.forSource(source))
-        sinks[source] = sink
+    private func sink(for file: SourceFile) throws(SinkError) -> FormattingSink {
+        if let last, last.file === file { return last.sink }
+        let destination = try writer.forFile(file)
+        let key = ObjectIdentifier(destination)
+        let sink: FormattingSink
+        if let made = sinks[key] {
+            sink = made
+        } else {
+            sink = FormattingSink(formatter: formatter, writer: destination)
+            sinks[key] = sink
+            order.append(key)
+        }
+        last = (file, sink)
         return sink
     }
 }

@@ -33,12 +33,15 @@ public struct ConfigFile {
     /// The checkpoint file's resolved path, if the config names one.
     public var checkpointPath: String? { config.checkpoints.map(resolve) }
 
-    /// Output files must go into folders that exist: spytail creates files, never folders.
+    /// Output files must go into folders that exist: spytail creates files, and folders only below a path's
+    /// first placeholder (`/srv/out/{k8s.namespace}/app.jsonl` needs /srv/out).
     func checkFileSystem() -> [ConfigError] {
         var problems: [ConfigError] = []
         for (i, output) in config.outputs.enumerated() {
             guard case .file(let file) = output.destination else { continue }
-            let folder = Paths.parent(of: resolve(file))
+            let resolved = resolve(file)
+            let fixed = resolved.firstIndex(of: "{").map { String(resolved[..<$0]) + "x" } ?? resolved
+            let folder = Paths.parent(of: fixed)
             if Syscall.stat(folder)?.isDirectory != true {
                 problems.append(ConfigError(JSONPath.root.appending("outputs").appending(i).appending("path"),
                                             .invalidValue("folder '\(folder)' does not exist")))

@@ -258,7 +258,7 @@ public final class ScanRunner: BlockSink {
 
     private func write(_ block: LineBlock) throws(SinkError) {
         for (output, buffer) in zip(outputs, block.outputs) where buffer.count > 0 {
-            try output.writer.forSource(block.file.source).write(buffer.bytes)  // a block holds one file's entries
+            try output.writer.forFile(block.file).write(buffer.bytes)  // a block holds one file's entries
         }
         if let onBlockWritten { onBlockWritten(block.recent.batch, block.recent.dropped) }
         block.recent = (nil, 0)  // a spare block does not keep its entries alive: the viewers' ring holds them

@@ -13,10 +13,10 @@ struct RunConfiguration {
     /// Opens the outputs and compiles what the file says; fails when an output cannot be opened.
     init(_ file: ConfigFile, remote: (any RemoteOutputOpener)?) throws(SinkError) {
         self.file = file
-        outputs = try OutputOpener.open(file.config.outputs, vocabulary: file.compiled.rules.vocabulary, resolve: file.resolve,
+        outputs = try OutputOpener.open(file.config.outputs, sources: file.config.sources, vocabulary: file.compiled.rules.vocabulary, resolve: file.resolve,
                                         remote: remote)
         pipeline = EntryPipeline(config: file.compiled, sinks: outputs.map { output -> any EntrySink in
-            output.writer.routesBySource ? SourceRoutingSink(formatter: output.formatter, writer: output.writer)
+            output.writer.routesByFile ? SourceRoutingSink(formatter: output.formatter, writer: output.writer)
                 : FormattingSink(formatter: output.formatter, writer: output.writer)
         })
         discovery = PathDiscovery(baseDirectory: file.baseDirectory, sources: file.config.sources)

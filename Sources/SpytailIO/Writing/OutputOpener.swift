@@ -3,7 +3,7 @@ import SpytailCore
 /// Opens the configured outputs as sinks: stdout or appended files, each with its format's formatter.
 public enum OutputOpener {
     /// One formatter and writer per output of `config`, in order; `auto` colour means "on a terminal".
-    public static func open(_ outputs: [SpytailConfig.Output], vocabulary: Vocabulary,
+    public static func open(_ outputs: [SpytailConfig.Output], sources: [SpytailConfig.Source], vocabulary: Vocabulary,
                             resolve: (String) -> String, remote: (any RemoteOutputOpener)? = nil) throws(SinkError) -> [OpenOutput] {
         var opened: [OpenOutput] = []
         for output in outputs {
@@ -13,8 +13,8 @@ public enum OutputOpener {
             case .stdout:
                 let standardOutput = FileDescriptorWriter.standardOutput()
                 (writer, isTerminal) = (standardOutput, standardOutput.isTerminal)
-            case .file(let path) where SourcePathTemplate.holdsSource(path):
-                writer = SourceRoutedWriter(template: resolve(path), sources: vocabulary.sources)
+            case .file(let path) where SourcePathTemplate.holdsPlaceholder(path):
+                writer = SourceRoutedWriter(template: SourcePathTemplate(resolve(path), sources: sources))
             case .file(let path):
                 let file = try FileDescriptorWriter.appending(to: resolve(path))
                 (writer, isTerminal) = (file, file.isTerminal)

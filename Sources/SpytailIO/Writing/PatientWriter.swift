@@ -15,10 +15,10 @@ final class PatientWriter: ByteWriter {
     }
 
     var name: String { base.name }
-    var routesBySource: Bool { base.routesBySource }
+    var routesByFile: Bool { base.routesByFile }
 
-    func forSource(_ source: Int) throws(SinkError) -> any ByteWriter {
-        routesBySource ? PatientWriter(try base.forSource(source), waitForSpace: waitForSpace, spaceAgain: spaceAgain) : self
+    func forFile(_ file: SourceFile) throws(SinkError) -> any ByteWriter {
+        routesByFile ? PatientWriter(try base.forFile(file), waitForSpace: waitForSpace, spaceAgain: spaceAgain) : self
     }
 
     func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(SinkError) {

@@ -1,29 +1,44 @@
+import Glibc
 import SpytailCore
 
-/// A file output whose path holds `{source}`: each source's entries are appended to the file named by
-/// it, opened (created) when that source's first bytes come.
+/// A file output whose path holds placeholders (`{source}`, `{k8s.namespace}`): each file's entries are
+/// appended to the file its path names, opened (created) when its first bytes come, and kept open.
 final class SourceRoutedWriter: ByteWriter {
-    let template: String
-    let sources: [String]
-    private var writers: [Int: FileDescriptorWriter] = [:]
+    let template: SourcePathTemplate
+    private var writers: [String: FileDescriptorWriter] = [:]
 
-    init(template: String, sources: [String]) {
+    init(template: SourcePathTemplate) {
         self.template = template
-        self.sources = sources
     }
 
-    var name: String { template }
-    var routesBySource: Bool { true }
+    var name: String { template.template }
+    var routesByFile: Bool { true }
 
-    func forSource(_ source: Int) throws(SinkError) -> any ByteWriter {
-        if let writer = writers[source] { return writer }
-        let writer = try FileDescriptorWriter.appending(to: SourcePathTemplate.path(template, source: source, names: sources))
-        writers[source] = writer
+    func forFile(_ file: SourceFile) throws(SinkError) -> any ByteWriter {
+        let path = template.path(for: file)
+        if let writer = writers[path] { return writer }
+        makeFolders(of: path)
+        let writer = try FileDescriptorWriter.appending(to: path)
+        writers[path] = writer
         return writer
     }
 
-    /// Bytes not attributed to a source go to the unnamed file (nothing writes them so today).
+    /// A placeholder may name a folder (`/srv/out/{k8s.namespace}/app.jsonl`): the folders below the template's
+    /// first placeholder are made as needed (0750), the ones above it must exist.
+    private func makeFolders(of path: String) {
+        guard let fixed = template.template.firstIndex(of: "{") else { return }
+        let root = String(template.template[..<fixed]).count
+        var folder = Paths.parent(of: path)
+        var missing: [String] = []
+        while folder.count > root, Syscall.stat(folder) == nil {
+            missing.append(folder)
+            folder = Paths.parent(of: folder)
+        }
+        for folder in missing.reversed() { mkdir(folder, 0o750) }
+    }
+
+    /// Bytes not attributed to a file go to the unnamed file (nothing writes them so today).
     func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(SinkError) {
-        try forSource(SourceFile.unnamed).write(bytes)
+        try forFile(SourceFile(path: "", fingerprint: Fingerprint(value: 0))).write(bytes)
     }
 }
