@@ -297,7 +297,8 @@ struct DashboardTests {
         let build = s.texts("[data-build] dd")
         #expect(build.first == "0.1.0" && build.contains { $0.hasSuffix("config.json") }, "\(build)")
         #expect(RunTools.waitUntil { s.texts("[data-files] td").contains { $0.hasSuffix("logs/app.log") } && s.texts("[data-files] td").contains("following") })
-        #expect(s.texts("[data-outputs] li").first?.contains("4 records") == true, "\(s.texts("[data-outputs] li"))")
+        // The drawer's figures refresh on their own beat: wait for the count to reach the four records.
+        #expect(RunTools.waitUntil { s.texts("[data-outputs] li").first?.contains("4 records") == true }, "\(s.texts("[data-outputs] li"))")
         s.screenshot("drawer")
 
         // Idle: lines written now are read (positions current) but not exported; the output proves it.
