@@ -71,10 +71,24 @@ public struct ContainerEnvelopeWriter {
         }
     }
 
-    /// Go's encoding/json string escaping: `"` `\` and control bytes, and `<` `>` `&` as `\u00XX`.
+    /// Go's encoding/json string escaping: `"` `\` and control bytes, `<` `>` `&` as `\u00XX`, and each byte
+    /// of invalid UTF-8 (a character cut where the runtime cut a long line) as `\ufffd`.
     static func appendGoJSON(_ bytes: ArraySlice<UInt8>, to out: inout [UInt8]) {
         let hex = Array("0123456789abcdef".utf8)
-        for b in bytes {
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let b = bytes[i]
+            if b >= 0x80 {
+                let length = validSequenceLength(bytes, at: i)
+                if length == 0 {
+                    out += Array(#"\ufffd"#.utf8)
+                    i += 1
+                } else {
+                    out += bytes[i..<(i + length)]
+                    i += length
+                }
+                continue
+            }
             switch b {
             case UInt8(ascii: "\""): out += [0x5C, b]
             case UInt8(ascii: "\\"): out += [0x5C, b]
@@ -85,6 +99,26 @@ public struct ContainerEnvelopeWriter {
                 out += Array(#"\u00"#.utf8) + [hex[Int(b >> 4)], hex[Int(b & 15)]]
             default: out.append(b)
             }
+            i += 1
         }
+    }
+
+    /// The length of the well-formed UTF-8 sequence starting at `i` (a byte ≥ 0x80), or 0.
+    static func validSequenceLength(_ bytes: ArraySlice<UInt8>, at i: Int) -> Int {
+        let b = bytes[i]
+        let (length, low, high): (Int, UInt8, UInt8)
+        switch b {
+        case 0xC2...0xDF: (length, low, high) = (2, 0x80, 0xBF)
+        case 0xE0: (length, low, high) = (3, 0xA0, 0xBF)
+        case 0xE1...0xEC, 0xEE...0xEF: (length, low, high) = (3, 0x80, 0xBF)
+        case 0xED: (length, low, high) = (3, 0x80, 0x9F)
+        case 0xF0: (length, low, high) = (4, 0x90, 0xBF)
+        case 0xF1...0xF3: (length, low, high) = (4, 0x80, 0xBF)
+        case 0xF4: (length, low, high) = (4, 0x80, 0x8F)
+        default: return 0
+        }
+        guard i + length <= bytes.endIndex, (low...high).contains(bytes[i + 1]) else { return 0 }
+        for k in 2..<length where !(0x80...0xBF).contains(bytes[i + k]) { return 0 }
+        return length
     }
 }

@@ -17,6 +17,8 @@ struct Benchmark: ParsableCommand {
             W3: LINES JSON lines (ts, level, logger, msg, trace and span ids, http{…}, user{…}, ~5 % exc_info) read by \
             scan with a json parser, categories from level, one output keeping level WARNING/ERROR or http.status >= 500, \
             against perl with JSON::XS and jq -c doing the same in the same rounds; the kept lines are compared by seq.
+            W4: W1's lines in CRI and in Docker json-file envelopes (5 % cut into parts), read by scan and run with the \
+            same rules as the inner parser, against W1 in the same rounds; then run over 1,000 container files (peak RSS).
             Build first: swift build -c release && .build/release/spytail-bench
             """)
 
@@ -38,6 +40,8 @@ struct Benchmark: ParsableCommand {
     @Flag(help: "Only the syslog rows (W1 generated if missing).") var onlySyslog = false
     @Flag(help: "Skip W3 (JSON lines).") var skipJson = false
     @Flag(help: "Only W3 (JSON lines).") var onlyJson = false
+    @Flag(help: "Skip W4 (container logs).") var skipContainers = false
+    @Flag(help: "Only W4 (container logs; W1 generated if missing).") var onlyContainers = false
 
     func run() throws {
         let here = Self.executableDirectory()
@@ -54,6 +58,12 @@ struct Benchmark: ParsableCommand {
             return
         }
         let w1 = Workload.prepare(name: "W1", lines: lines, rotatedChain: false, directory: workdir)
+        if onlyContainers {
+            let failures = containerRows(w1, spytail)
+            for failure in failures { printError("spytail-bench: WRONG: \(failure)") }
+            if !failures.isEmpty { throw ExitCode(1) }
+            return
+        }
         if onlyClickhouse || onlySyslog {
             let failures = onlyClickhouse ? clickHouseRows(w1, spytail) : syslogRows(w1, spytail)
             for failure in failures { printError("spytail-bench: WRONG: \(failure)") }
@@ -130,6 +140,7 @@ struct Benchmark: ParsableCommand {
         if !skipSyslog && !skipRun { failures += syslogRows(w1, spytail) }
         if !skip10x { failures += tenTimes(w1, spytail, config, output) }
         if !skipJson { failures += jsonRows(spytail) }
+        if !skipContainers { failures += containerRows(w1, spytail) }
         if !skipRun { failures += runFigures(spytail) }
         unlink(output)
         guard failures.isEmpty else {

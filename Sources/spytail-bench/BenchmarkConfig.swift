@@ -28,4 +28,28 @@ enum BenchmarkConfig {
         }
         """#
     }
+
+    /// The same rules for a container runtime's log: a `cri` or `docker` parser whose inner regex parser is the
+    /// pattern above, the multiline rule on the container parser (it joins per stream); one source over `files`.
+    static func containerJSON(format: String, files: [String], output: String, checkpoints: String? = nil, pathFields: Bool = false) -> String {
+        var json = json(output: output)
+        let parse = #"""
+              "pattern": "^(?<timestamp>\\S+) (?<level>DEBUG|INFO|WARN|ERROR) (?<tags>(?:\\[[a-z]+\\] )*)(?<message>.*)$",
+                "multiline": { "continuation": "^\\s" },
+            """#
+        json = json.replacingOccurrences(of: parse, with: "")
+        let include = files.map { "\"\($0)\"" }.joined(separator: ", ")
+        let fields = pathFields ? #", "pathFields": "/(?<namespace>[^_/]+)_(?<pod>[^_/]+)_(?<uid>[^/]+)/(?<container>[^/]+)/", "pathFieldsKey": "k8s""# : ""
+        let head = #"""
+            {
+              "sources": [{"name": "pods", "include": [\#(include)], "parser": "c", "startAt": "beginning"\#(fields)}],
+              \#(checkpoints.map { #""checkpoints": "\#($0)","# } ?? "")
+              "parsers": {
+                "c": { "format": "\#(format)", "inner": "app", "multiline": { "continuation": "^\\s" } },
+                "app": { "format": "regex", "pattern": "^(?<timestamp>\\S+) (?<level>DEBUG|INFO|WARN|ERROR) (?<tags>(?:\\[[a-z]+\\] )*)(?<message>.*)$" }
+              },
+            """#
+        return head + json.dropFirst(2)
+    }
 }
+

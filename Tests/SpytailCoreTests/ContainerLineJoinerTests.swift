@@ -93,6 +93,17 @@ struct ContainerLineJoinerTests {
         #expect(entries.map(\.stream) == ["stdout", "stderr"])
     }
 
+    @Test func aLineNotInTheFormatBetweenPartsDoesNotHoldBackWhatFollows() {
+        // Docker cuts a long line at 16 KiB and Go writes each part's broken UTF-8 as U+FFFD, but a part that is not
+        // JSON at all (a truncated write) is its own entry, inside the span of the line around it. Once that line is
+        // whole, both go out: nothing may wait behind them for the next multiline entry to close.
+        var lines = ["2026-11-25T12:00:00Z stdout P first half, ", "not a cri line", "2026-11-25T12:00:00Z stdout F second half"]
+        lines += (0..<50).map { "2026-11-25T12:00:01Z stdout F line \($0)" }
+        let read = Self.read(Self.bytes(lines), format: .cri, continuation: #"^\s"#, stopAt: Self.bytes(lines).count)
+        #expect(read.entries.map(\.head).prefix(3) == ["first half, second half", "not a cri line", "line 0"])
+        #expect(read.entries.count == 51, "all but the last entry, which may still get continuation lines: \(read.entries.count)")
+    }
+
     /// A random container log: two streams, lines of random length cut in parts at random sizes, some lines not
     /// in the format, with or without a multiline rule; read whole, and read up to a random byte then again from
     /// the resume offset, as a restart does. Both must give the same entries, none twice, none lost.

@@ -1,5 +1,6 @@
 import Testing
 @testable import SpytailCore
+import SpytailLogGen
 
 /// The envelope of one physical line, CRI and Docker json-file: what is read, and what is refused and where.
 struct ContainerLineReaderTests {
@@ -63,12 +64,26 @@ struct ContainerLineReaderTests {
         (#"{"log":"x\n","stream":"stdout""#, "docker: the line ends inside a value at byte 30"),
         (#"{"stream":"stdout","time":"2026-11-25T12:00:00Z"}"#, "docker: no valid log (a string) at byte 0"),
         (#"{"log":"x\n","stream":"stdin","time":"2026-11-25T12:00:00Z"}"#, "docker: no valid stream (stdout or stderr) at byte 0"),
-        (#"{"log":"x\n","stream":"stdout","time":"yesterday"}"#, "docker: no valid time (RFC 3339) at byte 0"),
+        (#"{"log":"x\n","stream":"stdout","time":"yesterday"}"#, "docker: no valid RFC 3339 time at byte 0"),
         (#"{"log":1,"stream":"stdout","time":"2026-11-25T12:00:00Z"}"#, "docker: no valid log (a string) at byte 0"),
         ("plain text", "docker: not an object at byte 0"),
     ])
     func dockerLinesThatAreNotAreRefusedWithWhere(line: String, message: String) {
         guard case .failure(let problem) = Self.read(line, .docker) else { Issue.record("read \(line)"); return }
         #expect(problem.description == message)
+    }
+}
+
+/// The test writer of container logs writes what the runtimes write.
+struct ContainerEnvelopeWriterTests {
+    @Test func dockerPartsOfACutCharacterAreWrittenAsGoDoesAndReadBackValid() throws {
+        let text = Array("héllo wörld <&>".utf8)
+        let writer = ContainerEnvelopeWriter(runtime: .docker, partSize: 2)  // cuts é and ö in halves
+        let lines = writer.lines(for: text, stdout: false, nanos: 1_795_000_000_500_000_000).split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+        #expect(lines.first == #"{"log":"h\ufffd","stream":"stderr","time":"2026-11-18T11:06:40.5Z"}"#)
+        #expect(lines.contains { $0.contains(#""log":"\u003c\u0026""#) } && lines.last?.contains(#""log":"\u003e\n""#) == true)
+        for line in lines { #expect(throws: Never.self) { try ContainerLineReaderTests.read(line, .docker).get() } }
+        let cri = ContainerEnvelopeWriter(runtime: .conmon).lines(for: Array("x".utf8), stdout: true, nanos: 1_795_000_000_000_000_007)
+        #expect(String(decoding: cri, as: UTF8.self) == "2026-11-18T11:06:40.000000007+00:00 stdout F x\n")
     }
 }

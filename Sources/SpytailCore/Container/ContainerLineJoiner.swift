@@ -86,8 +86,9 @@ public struct ContainerLineJoiner {
             }
             return try finishLine(open, emit)
         }
-        if !read.partial && !rule.joinsLines && done.isEmpty && parts[0] == nil && parts[1] == nil {
-            return try emitDirectly(read, line, emit)
+        if !read.partial && done.isEmpty && parts[0] == nil && parts[1] == nil {
+            if !rule.joinsLines { return try emitDirectly(read, line, emit) }
+            if entries[1 - s] == nil { return try addToSingleStream(read, line, emit) }
         }
         var started = Building(offset: line.offset, lastOffset: line.offset, truncated: line.truncated, stream: read.stream)
         append(read.content, to: &started.text, truncated: &started.truncated)
@@ -131,6 +132,35 @@ public struct ContainerLineJoiner {
         }
     }
 
+    /// The common case with a multiline rule: a whole line, only this stream's entry open. It joins that entry,
+    /// or the entry goes out at once (nothing else is open or waits) and its storage holds the next one. The
+    /// entry is worked on in place (`entries[s]!`): a copy of it costs a retain and a release of each buffer.
+    private mutating func addToSingleStream<E: Error>(_ read: ContainerLine, _ line: Line, _ emit: (Line) throws(E) -> Void) throws(E) {
+        let s = read.stream.rawValue
+        if entries[s] == nil {
+            entries[s] = Building(offset: line.offset, lastOffset: line.offset, truncated: line.truncated, stream: read.stream)
+        } else if rule.continues(Line(bytes: read.content, offset: line.offset), entryOpen: true) {
+            if entries[s]!.headLength == nil { entries[s]!.headLength = entries[s]!.text.count }
+            entries[s]!.text.append(0x0A)
+            var cut = false
+            appendLine(read.content, to: &entries[s]!.text, truncated: &cut)
+            entries[s]!.lineCount += 1
+            entries[s]!.lastOffset = line.offset
+            entries[s]!.truncated = entries[s]!.truncated || cut || line.truncated
+            return
+        } else {
+            try Self.send(&entries[s]!, through: &out, emit)
+            entries[s]!.text.removeAll(keepingCapacity: true)
+            entries[s]!.envelope.removeAll(keepingCapacity: true)
+            (entries[s]!.offset, entries[s]!.lastOffset, entries[s]!.headLength, entries[s]!.lineCount) = (line.offset, line.offset, nil, 1)
+            entries[s]!.truncated = line.truncated
+        }
+        var cut = false
+        append(read.content, to: &entries[s]!.text, truncated: &cut)
+        if cut { entries[s]!.truncated = true }
+        ContainerEnvelope.append(time: read.time, stream: read.stream, attrs: read.attrs, to: &entries[s]!.envelope)
+    }
+
     /// A line is whole: it joins its stream's entry, or closes it and starts the next one.
     private mutating func finishLine<E: Error>(_ line: Building, _ emit: (Line) throws(E) -> Void) throws(E) {
         joinOrComplete(line)
@@ -143,6 +173,7 @@ public struct ContainerLineJoiner {
         let continues = line.text.withUnsafeBufferPointer { rule.continues(Line(bytes: $0, offset: line.offset), entryOpen: entries[s] != nil) }
         if continues {
             var entry = entries[s]!
+            entries[s] = nil  // the text is appended to in place, not copied
             if entry.headLength == nil { entry.headLength = entry.text.count }
             entry.text.append(0x0A)
             entry.text.append(contentsOf: line.text)
@@ -163,20 +194,37 @@ public struct ContainerLineJoiner {
         heldBytes += entry.byteCount
     }
 
-    /// Hands out the first waiting entries while every part of each lies before everything still open.
+    /// Hands out the longest run of waiting entries (in the order they start) whose parts all lie before
+    /// whatever is left: the open lines and entries, and the waiting entries after the run. A restart from the
+    /// first of those then reads no part of what went out.
     private mutating func release<E: Error>(_ emit: (Line) throws(E) -> Void) throws(E) {
         if heldBytes > heldLimit { closeOpenEntries() }
-        while let first = done.first {
-            if let open = openStart(), first.lastOffset >= min(open, done.count > 1 ? done[1].offset : .max) { return }
-            done.removeFirst()
-            heldBytes -= first.byteCount
-            try send(first, emit)
+        guard !done.isEmpty else { return }
+        let open = openStart() ?? .max
+        var last = Int64.min, count = 0
+        for k in done.indices {
+            last = max(last, done[k].lastOffset)
+            if last < min(open, k + 1 < done.count ? done[k + 1].offset : .max) { count = k + 1 }
+        }
+        guard count > 0 else { return }
+        var sent = 0
+        defer { done.removeFirst(sent) }  // what went out, also when an output throws part-way
+        for entry in done[..<count] {
+            try send(entry, emit)
+            heldBytes -= entry.byteCount
+            sent += 1
         }
     }
 
     /// Where the first open line or entry starts.
     private func openStart() -> Int64? {
-        [parts[0], parts[1], entries[0], entries[1]].compactMap { $0?.offset }.min()
+        var least: Int64?
+        for s in 0..<2 {
+            for open in [parts[s]?.offset, entries[s]?.offset] {
+                if let open, least == nil || open < least! { least = open }
+            }
+        }
+        return least
     }
 
     /// Too much waits on an open line or entry: close them all as they are.
@@ -190,14 +238,29 @@ public struct ContainerLineJoiner {
     }
 
     private mutating func send<E: Error>(_ entry: Building, _ emit: (Line) throws(E) -> Void) throws(E) {
+        var entry = entry
+        try Self.send(&entry, through: &out, emit)
+    }
+
+    /// Hands out `entry`: its text then its envelope, laid out in `out`.
+    private static func send<E: Error>(_ entry: inout Building, through out: inout [UInt8], _ emit: (Line) throws(E) -> Void) throws(E) {
         out.removeAll(keepingCapacity: true)
         out.append(contentsOf: entry.text)
         out.append(contentsOf: entry.envelope)
         let shape = ContainerShape(headLength: entry.headLength ?? entry.text.count, envelopeStart: entry.problem == nil ? entry.text.count : nil,
                                    lineCount: entry.lineCount, problem: entry.problem)
+        let (offset, truncated) = (entry.offset, entry.truncated)
         try out.withUnsafeBufferPointer { (bytes) throws(E) in
-            try emit(Line(bytes: bytes, offset: entry.offset, truncated: entry.truncated, container: shape))
+            try emit(Line(bytes: bytes, offset: offset, truncated: truncated, container: shape))
         }
+    }
+
+    /// Appends one more line of an entry, cut (on a UTF-8 boundary) at the line limit.
+    private func appendLine(_ line: UnsafeBufferPointer<UInt8>, to text: inout [UInt8], truncated: inout Bool) {
+        guard line.count > maxLineBytes else { return text.append(contentsOf: line) }
+        truncated = true
+        let head = UnsafeBufferPointer(rebasing: line[..<maxLineBytes])
+        text.append(contentsOf: UnsafeBufferPointer(rebasing: head[..<UTF8Validation.lengthWithoutCutSequence(head)]))
     }
 
     /// Appends a part, cut (on a UTF-8 boundary) where the line would pass the line limit.

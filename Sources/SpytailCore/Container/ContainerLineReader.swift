@@ -31,23 +31,23 @@ public final class ContainerLineReader {
     static func readCRI(_ line: UnsafeBufferPointer<UInt8>) throws(ParseProblem) -> ContainerLine {
         let space = UInt8(ascii: " ")
         guard let timeEnd = line.firstIndex(of: space), isTime(UnsafeBufferPointer(rebasing: line[..<timeEnd])) else {
-            throw ParseProblem(.cri, .badEnvelope("RFC 3339 time"), at: 0)
+            throw ParseProblem(.cri, .badEnvelope(.time), at: 0)
         }
         let streamStart = timeEnd + 1
         let streamEnd = streamStart + 6
         guard streamEnd < line.count, line[streamEnd] == space,
               let stream = ContainerStream(UnsafeBufferPointer(rebasing: line[streamStart..<streamEnd])) else {
-            throw ParseProblem(.cri, .badEnvelope("stream (stdout or stderr)"), at: streamStart)
+            throw ParseProblem(.cri, .badEnvelope(.stream), at: streamStart)
         }
         let tagStart = streamEnd + 1
         guard tagStart < line.count, line[tagStart] == UInt8(ascii: "P") || line[tagStart] == UInt8(ascii: "F") else {
-            throw ParseProblem(.cri, .badEnvelope("tag (P or F)"), at: tagStart)
+            throw ParseProblem(.cri, .badEnvelope(.tag), at: tagStart)
         }
         var cursor = tagStart + 1
         if cursor < line.count, line[cursor] == UInt8(ascii: ":") {
             while cursor < line.count, line[cursor] != space { cursor += 1 }
         }
-        guard cursor == line.count || line[cursor] == space else { throw ParseProblem(.cri, .badEnvelope("tag (P or F)"), at: tagStart) }
+        guard cursor == line.count || line[cursor] == space else { throw ParseProblem(.cri, .badEnvelope(.tag), at: tagStart) }
         let contentStart = min(cursor + 1, line.count)
         return ContainerLine(stream: stream, partial: line[tagStart] == UInt8(ascii: "P"),
                              time: UnsafeBufferPointer(rebasing: line[..<timeEnd]),
@@ -86,10 +86,10 @@ public final class ContainerLineReader {
                 attrs = field.range
             }
         }
-        guard let log else { throw ParseProblem(.docker, .badEnvelope("log (a string)"), at: 0) }
-        guard let stream else { throw ParseProblem(.docker, .badEnvelope("stream (stdout or stderr)"), at: 0) }
+        guard let log else { throw ParseProblem(.docker, .badEnvelope(.log), at: 0) }
+        guard let stream else { throw ParseProblem(.docker, .badEnvelope(.stream), at: 0) }
         guard let time, Self.isTime(UnsafeBufferPointer(rebasing: line[time])) else {
-            throw ParseProblem(.docker, .badEnvelope("time (RFC 3339)"), at: 0)
+            throw ParseProblem(.docker, .badEnvelope(.time), at: 0)
         }
         var content = UnsafeBufferPointer(rebasing: line[log.range])
         if log.escaped { content = decode(content) }

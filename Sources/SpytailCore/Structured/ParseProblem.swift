@@ -17,8 +17,23 @@ public struct ParseProblem: Error, Sendable, Equatable, CustomStringConvertible 
         case noPairs
         case noMatch
         case truncated
-        /// A container runtime's line without the envelope part named (`time`, `stream`, `tag`, `log`).
-        case badEnvelope(String)
+        /// A container runtime's line without a valid envelope part.
+        case badEnvelope(EnvelopePart)
+    }
+
+    /// The parts of a container runtime's line (a plain enum: a problem travels with every line, so it holds
+    /// nothing to retain).
+    public enum EnvelopePart: UInt8, Sendable {
+        case time, stream, tag, log
+
+        var description: String {
+            switch self {
+            case .time: "RFC 3339 time"
+            case .stream: "stream (stdout or stderr)"
+            case .tag: "tag (P or F)"
+            case .log: "log (a string)"
+            }
+        }
     }
 
     public var format: Format
@@ -49,7 +64,7 @@ public struct ParseProblem: Error, Sendable, Equatable, CustomStringConvertible 
         case .noPairs: what = "no key=value pair"
         case .noMatch: what = "the pattern does not match"
         case .truncated: what = "the line was cut at maxLineBytes"
-        case .badEnvelope(let part): what = "no valid \(part)"
+        case .badEnvelope(let part): what = "no valid \(part.description)"
         }
         return "\(format.rawValue): \(what) at byte \(offset)"
     }
