@@ -218,7 +218,8 @@ struct SchemaTests {
         let result = try Harness.run("/usr/bin/env", ["python3", "-c", script, root.appendingPathComponent("spytail.schema.json").path,
                                                       root.appendingPathComponent("default.json").path,
                                                       root.appendingPathComponent("container.json").path,
-                                                      root.appendingPathComponent("structured.json").path])
+                                                      root.appendingPathComponent("structured.json").path,
+                                                      root.appendingPathComponent("kubernetes.json").path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdoutText == "rejected 2\n")
     }
