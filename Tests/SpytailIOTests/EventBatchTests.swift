@@ -67,5 +67,6 @@ struct EventBatchTests {
                                 .watch(.watching(directory: "/pods/a/app"))], configPath: Self.config)
         #expect(batch.directories == ["/pods/a", "/pods", "/pods/a/app"])
         #expect(batch.controls == [.rewatch], "once per batch")
+        #expect(batch.watched == ["/pods/a", "/pods/a/app"])
     }
 }

@@ -28,6 +28,8 @@ struct EventBatch {
     /// Files that only grew, outside the folders looked at anyway.
     var grown = Set<String>()
     var arrived = Set<String>()
+    /// Folders watched from now on: what they came to hold before was never told (rotated copies included).
+    var watched = Set<String>()
 
     /// Sorts `events` out; a change of the file at `configPath` is a reload.
     init(_ events: [RunEvent], configPath: String) {
@@ -57,6 +59,7 @@ struct EventBatch {
                 // Files and folders made there before the watch was in place were never told.
                 rewatchOnce()
                 directories.insert(directory)
+                watched.insert(directory)
             case .watch(.changed(let directory, let name, let kind)):
                 note(directory, name, kind, isConfig: directory == configFolder && name == configName)
             }

@@ -195,6 +195,10 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
             for path in batch.grown { try reconcilePath(path) }
         }
         for path in batch.arrived.sorted() { try catchUpUnseenRotation(path) }
+        // A folder watched only now: rotated copies made there before the watch arrived untold.
+        for directory in batch.watched.sorted() {
+            for name in (Paths.names(in: directory) ?? []).sorted() { try catchUpUnseenRotation(Paths.join(directory, name)) }
+        }
         return .goOn
     }
 
