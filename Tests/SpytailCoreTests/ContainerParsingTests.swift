@@ -148,3 +148,36 @@ struct ContainerParsingTests {
         }
     }
 }
+
+/// Rules on a regex inner parser's groups stay on the plain path beside a container's keyed fields, and
+/// classify as the general path does.
+struct ContainerPlainRuleTests {
+    static let config = #"""
+        {"sources": [{"name": "pods", "include": ["*.log"], "parser": "c", "pathFields": "/(?<ns>[a-z]+)/", "pathFieldsKey": "k8s"}],
+         "parsers": {"c": {"format": "cri", "inner": "app"},
+                     "app": {"format": "regex", "pattern": "^(?<level>[A-Z]+) (?<message>.*)$"}},
+         "parse": {"categories": [{"name": "error", "match": {"field": "level", "prefix": "ERROR"}},
+                                  {"name": "noisy", "match": {"all": [{"field": "stream", "equals": "stderr"}, {"field": "k8s.ns", "equals": "shop"}]}},
+                                  {"name": "info", "default": true}]}}
+        """#
+
+    @Test func theyAreMatchedPlainlyAndAgreeWithTheGeneralPath() throws {
+        let compiled = try Structured.compile(Self.config)
+        #expect(compiled.rules.categoryProbes.first?.matchesPlainly == true, "level is a regex group: the plain path")
+        let log = "2026-11-25T12:00:00Z stdout F ERROR boom\n2026-11-25T12:00:00Z stderr F WARN slow\n2026-11-25T12:00:00Z stdout F INFO ok\n"
+        for plain in [true, false] {
+            let rules = compiled.rules.with(plainRules: plain)
+            let sink = RecordingEntrySink()
+            let pipeline = EntryPipeline(rules: rules, continuation: nil, maxLineBytes: 1 << 20, filters: [], routes: [.init(condition: nil, sink: sink)])
+            var stream = pipeline.makeStream(for: SourceFile(path: "/shop/x.log", fingerprint: Fingerprint(value: 1), source: 0))
+            try Array(log.utf8).withUnsafeBufferPointer { bytes throws(SinkError) in
+                try stream.push(bytes) { (entry) throws(SinkError) in try pipeline.process(&entry) }
+            }
+            let names = sink.entries.map { rules.vocabulary.categories[$0.category].name }
+            #expect(names == ["error", "noisy", "info"], "plain \(plain): \(names)")
+        }
+        let clash = try Structured.compile(Self.config.replacingOccurrences(of: "(?<level>", with: "(?<stream>")
+            .replacingOccurrences(of: #""field": "level""#, with: #""field": "stream""#))
+        #expect(clash.rules.categoryProbes.first?.matchesPlainly == false, "a group named like a keyed field: the general path")
+    }
+}

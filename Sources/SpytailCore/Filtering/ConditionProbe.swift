@@ -32,6 +32,9 @@ public struct ConditionProbe: @unchecked Sendable, CustomStringConvertible {
 
     /// `plainFields`: no source of the config reads keys from its lines (json, logfmt), so a field named by one
     /// component is a regex group, found by its vocabulary index.
+    /// Matched as a plain rule (a regex group by its index, the message), not through the fields.
+    var matchesPlainly: Bool { kind == .rule }
+
     public init(_ condition: EntryCondition, plainFields: Bool = false) {
         var bytes: [UInt8] = []
         var rule = Self.noRule

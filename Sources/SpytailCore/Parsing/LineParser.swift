@@ -71,6 +71,18 @@ public final class LineParser {
         }
     }
 
+    /// The keys of the fields this parser's entries may carry besides its regex groups; nil: any key (read
+    /// from the lines: json, logfmt, or a container parser with such an inner parser).
+    public var keyedNames: Set<String>? {
+        switch format {
+        case .json, .logfmt: return nil
+        case .regex, .text: return []
+        case .container(_, let inner):
+            guard let names = inner.map({ $0.keyedNames }) ?? [] else { return nil }
+            return names.union(["stream", "attrs"])
+        }
+    }
+
     /// The container runtime whose log this parser reads, if any.
     public var container: ContainerFormat? {
         if case .container(let format, _) = format { return format }

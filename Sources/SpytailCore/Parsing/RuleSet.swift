@@ -33,7 +33,12 @@ public struct RuleSet {
         self.parsers = parsers
         self.sourceParsers = sourceParsers
         parserRefs = parsers.map { .passUnretained($0) }
-        let plain = plainRules ?? (!parsers.contains { $0.isKeyed } && pathFields.allSatisfy { $0 == nil })
+        // A rule on a regex group is matched plainly unless some entry may carry a keyed field of the same name.
+        let keyed = parsers.reduce(Set<String>() as Set<String>?) { names, parser in
+            guard let names, let more = parser.keyedNames else { return nil }
+            return names.union(more)
+        }?.union(pathFields.compactMap { $0?.key })
+        let plain = plainRules ?? (keyed.map { $0.isDisjoint(with: vocabulary.fieldNames) } ?? false)
         self.pathFields = pathFields
         conditions = (categoryRules, tagRules)
         categoryProbes = categoryRules.map { ConditionProbe($0.rule, plainFields: plain) }
