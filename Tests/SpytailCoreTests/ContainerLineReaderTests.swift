@@ -87,3 +87,52 @@ struct ContainerEnvelopeWriterTests {
         #expect(String(decoding: cri, as: UTF8.self) == "2026-11-18T11:06:40.000000007+00:00 stdout F x\n")
     }
 }
+
+/// Docker lines as the driver writes them are read in one pass; anything else by the JSON scanner. Both must
+/// read the same lines alike, and refuse the same ones.
+struct DockerFastPathTests {
+    static func outcome(_ reader: ContainerLineReader, _ line: [UInt8]) -> String {
+        line.withUnsafeBufferPointer { bytes in
+            do throws(ParseProblem) {
+                let r = try reader.read(bytes)
+                let text = { (b: UnsafeBufferPointer<UInt8>) in String(decoding: b, as: UTF8.self) }
+                return "\(r.stream) \(r.partial) \(text(r.time)) [\(text(r.content))] \(r.attrs.map(text) ?? "-")"
+            } catch {
+                return "refused"  // the scanner says why; the one-pass reader never refuses, it hands over
+            }
+        }
+    }
+
+    @Test func theOnePassReaderAndTheScannerAgree() {
+        let fast = ContainerLineReader(format: .docker), general = ContainerLineReader(format: .docker)
+        general.readsAsWritten = false
+        var random = SplitMix64(seed: 77)
+        // The text mostly of what Docker writes without \u escapes (so most lines take the one pass); the
+        // mutations from everything, control bytes and non-ASCII included.
+        let alphabet = Array("ab \"\\/\t\r\n{}:,0".utf8) + [0x7F]
+        let mutations = alphabet + Array("é<>&u".utf8) + [0x01, 0x0A, 0x00]
+        var lines = 0
+        for _ in 0..<3000 {
+            let text = (0..<random.below(40)).map { _ in random.pick(alphabet) }
+            let writer = ContainerEnvelopeWriter(runtime: .docker, partSize: random.chance(20) ? max(1, text.count / 2) : max(1, text.count))
+            for var line in writer.lines(for: text, stdout: random.chance(50), nanos: 1_795_000_000_000_000_000 + Int64(random.below(1_000_000_000)))
+                .split(separator: 0x0A).map(Array.init) {
+                if random.chance(30) && !line.isEmpty {  // a byte changed, dropped or added
+                    let at = random.below(line.count)
+                    switch random.below(3) {
+                    case 0: line[at] = random.pick(mutations + Array("0123456789TZ-".utf8))
+                    case 1: line.remove(at: at)
+                    default: line.insert(random.pick(mutations), at: at)
+                    }
+                }
+                lines += 1
+                let (a, b) = (Self.outcome(fast, line), Self.outcome(general, line))
+                if a != b {
+                    Issue.record("\(String(decoding: line, as: UTF8.self)): one pass \(a), scanner \(b)")
+                    return
+                }
+            }
+        }
+        #expect(lines > 3000)
+    }
+}

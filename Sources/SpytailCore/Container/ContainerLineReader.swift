@@ -8,6 +8,8 @@ public final class ContainerLineReader {
     private var decoded: UnsafeMutablePointer<UInt8>
     private var decodedCapacity = 0
     private var scratch: [UInt8] = []
+    /// Docker lines as the driver writes them are read in one pass (tests turn it off to compare).
+    var readsAsWritten = true
 
     public init(format: ContainerFormat) {
         self.format = format
@@ -67,6 +69,7 @@ public final class ContainerLineReader {
     private static let attrsKey: [UInt8] = Array("attrs".utf8)
 
     private func readDocker(_ line: UnsafeBufferPointer<UInt8>) throws(ParseProblem) -> ContainerLine {
+        if readsAsWritten, let read = readDockerAsWritten(line) { return read }
         guard let base = line.baseAddress, !line.isEmpty else { throw ParseProblem(.docker, .unexpectedEnd, at: 0) }
         fields.removeAll(keepingCapacity: true)
         do throws(ParseProblem) {
@@ -100,6 +103,66 @@ public final class ContainerLineReader {
         }
         return ContainerLine(stream: stream, partial: partial, time: UnsafeBufferPointer(rebasing: line[time]),
                              content: content, attrs: attrs.map { UnsafeBufferPointer(rebasing: line[$0]) })
+    }
+
+    private static let logOpening: [UInt8] = Array(#"{"log":""#.utf8)
+    private static let streamMember: [UInt8] = Array(#","stream":""#.utf8)
+    private static let timeMember: [UInt8] = Array(#"","time":""#.utf8)
+
+    /// The line exactly as Docker's json-file driver writes it — `{"log":"…","stream":"…","time":"…"}`, ASCII,
+    /// no attrs, no spaces — read in one pass; nil for anything else, which the JSON scanner reads (and refuses
+    /// with its reason). Both accept the same such lines: a control byte in the string, a bad escape or a time
+    /// that is not RFC 3339 send it to the scanner too.
+    private func readDockerAsWritten(_ line: UnsafeBufferPointer<UInt8>) -> ContainerLine? {
+        let n = line.count
+        guard n > 40, Self.starts(line, 0, Self.logOpening) else { return nil }
+        var i = Self.logOpening.count
+        var escaped = false
+        while i < n {
+            let b = line[i]
+            if b == UInt8(ascii: "\"") { break }
+            if b < 0x20 || b >= 0x80 { return nil }
+            if b == UInt8(ascii: "\\") {
+                guard i + 1 < n, Self.isSimpleEscape(line[i + 1]) else { return nil }
+                escaped = true
+                i += 2
+            } else {
+                i += 1
+            }
+        }
+        let logEnd = i
+        guard logEnd < n, Self.starts(line, logEnd + 1, Self.streamMember) else { return nil }
+        let streamStart = logEnd + 1 + Self.streamMember.count
+        guard streamStart + 6 < n, line[streamStart + 6] == UInt8(ascii: "\""),
+              let stream = ContainerStream(UnsafeBufferPointer(rebasing: line[streamStart..<(streamStart + 6)])),
+              Self.starts(line, streamStart + 6, Self.timeMember) else { return nil }
+        let timeStart = streamStart + 6 + Self.timeMember.count
+        guard n - timeStart > 2, line[n - 1] == UInt8(ascii: "}"), line[n - 2] == UInt8(ascii: "\"") else { return nil }
+        let time = UnsafeBufferPointer(rebasing: line[timeStart..<(n - 2)])
+        guard !time.contains(UInt8(ascii: "\"")), !time.contains(UInt8(ascii: "\\")), Self.isTime(time) else { return nil }
+        var content = UnsafeBufferPointer(rebasing: line[Self.logOpening.count..<logEnd])
+        if escaped { content = decode(content) }
+        let partial = content.last != 0x0A
+        if !partial {
+            content = UnsafeBufferPointer(rebasing: content.dropLast())
+            if content.last == 0x0D { content = UnsafeBufferPointer(rebasing: content.dropLast()) }
+        }
+        return ContainerLine(stream: stream, partial: partial, time: time, content: content, attrs: nil)
+    }
+
+    /// The escapes read here: a quote, a backslash, a slash, `b`, `f`, `n`, `r`, `t`; a line with `\u` goes to the scanner.
+    private static func isSimpleEscape(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"): true
+        default: false
+        }
+    }
+
+    private static func starts(_ line: UnsafeBufferPointer<UInt8>, _ at: Int, _ prefix: [UInt8]) -> Bool {
+        guard at + prefix.count <= line.count else { return false }
+        for k in prefix.indices where line[at + k] != prefix[k] { return false }
+        return true
     }
 
     private func key(_ field: FieldValue, is name: [UInt8], _ line: UnsafeBufferPointer<UInt8>) -> Bool {
