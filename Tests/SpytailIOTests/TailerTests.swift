@@ -464,3 +464,38 @@ struct TailerStateChangeTests {
         #expect(Waiting.until(10, every: 0.01) { finished.value })
     }
 }
+
+/// The multiline idle timeout reads the file before it hands out a held entry: the rest of the entry may be on
+/// disk with its event still queued behind a busy loop (seen with container logs: a long line's last part came
+/// out as an entry of its own under load).
+struct TailerIdleTimeoutTests {
+    @Test func theRestOfAnEntryOnDiskButNotToldIsReadBeforeTheEntryGoesOut() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.file("logs"), withIntermediateDirectories: true)
+        let log = dir.write("logs/app.log", "boom\n")
+        let config = dir.write("c.json", #"""
+            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "parse": {"multiline": {"continuation": "^\\s", "idleTimeoutMs": 1000}},
+             "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
+            """#)
+        let output = dir.file("out.jsonl")
+        let spy = RecordingFileEvents(), reporter = RecordingEventReporter(), clock = ManualClock()
+        let telemetry = RunTelemetry(recentEntries: 10)  // shows how far the file was read
+        let tailer = try Tailer(configFile: ConfigFile(path: config), store: nil, events: reporter, clock: clock, fileEvents: spy.factory,
+                                telemetry: telemetry)
+        let finished = TailerTests.start(tailer)
+        #expect(Waiting.until(10, every: 0.01) { reporter.events.contains { if case .following = $0 { true } else { false } } })
+        // Its continuation is written, but no event tells of it (a loop behind its queue).
+        try FileHandle(forWritingTo: URL(fileURLWithPath: log)).appendAndClose("  at frame 1\n")
+        clock.advance(by: .milliseconds(1500))
+        // The timer reads the line instead of handing "boom" out alone; the entry then waits its own timeout.
+        #expect(Waiting.until(10, every: 0.01) { telemetry.current.linesRead["app"] == 2 || TailerTests.messages(in: output).count == 1 })
+        clock.advance(by: .milliseconds(1500))
+        #expect(Waiting.until(10, every: 0.01) { TailerTests.messages(in: output).count == 1 })
+        let record = try JSONSerialization.jsonObject(with: Data((try String(contentsOfFile: output, encoding: .utf8)).utf8)) as? [String: Any]
+        #expect(record?["message"] as? String == "boom")
+        #expect(record?["detail"] as? String == "  at frame 1", "the entry whole: \(String(describing: record))")
+        tailer.inbox.push(.signal(SIGTERM))
+        #expect(Waiting.until(10, every: 0.01) { finished.value })
+    }
+}

@@ -31,7 +31,11 @@ extension Tailer {
         for file in files.all {
             switch file.lifecycle.timer(now: now, settings: settings(for: file), hasPendingEntry: file.hasPendingEntry) {
             case .nothing: break
-            case .flushPendingEntry: try file.flushPendingEntry(emit)
+            case .flushPendingEntry:
+                // The rest of the entry (continuation lines, a long line's last part) may be on disk with its
+                // event still queued behind a busy loop: read first, and hand the entry out as it is only if
+                // nothing came.
+                if try read(file) == 0 { try file.flushPendingEntry(emit) }
             case .checkQuiet:
                 // Quiet only counts when it really stopped growing (its folder may be one nobody watches).
                 let bytes = try read(file)
