@@ -60,7 +60,7 @@ public struct CompiledConfig {
         }
         Self.checkRotatedPatterns(config.sources, d)
         let pathFields = Self.compilePathFields(config.sources, d)
-        Self.checkSourcePaths(config, d)
+        Self.checkSourcePaths(config, pathFields: pathFields, d)
         guard d.errors.isEmpty else { throw ConfigErrors(d.errors) }
         self.config = config
         self.filters = filters
@@ -171,12 +171,9 @@ extension CompiledConfig {
 
     /// A file output's path may hold `{source}` and `{<pathFieldsKey>.<group>}` of some source's `pathFields`;
     /// with `{source}`, every source name must then be a file name.
-    static func checkSourcePaths(_ config: SpytailConfig, _ d: ConfigDiagnostics) {
+    static func checkSourcePaths(_ config: SpytailConfig, pathFields: [PathFields?], _ d: ConfigDiagnostics) {
         var templated: JSONPath?
-        let groups = Set(config.sources.flatMap { source -> [String] in
-            guard let text = source.pathFields, let regex = try? Regex(text) else { return [] }
-            return regex.namedGroups.map { "\(source.pathFieldsKey).\($0.name)" }
-        })
+        let groups = Set(pathFields.compactMap { $0 }.flatMap { fields in fields.groupNames.map { "\(fields.key).\($0)" } })
         for (i, output) in config.outputs.enumerated() {
             guard case .file(let path) = output.destination else { continue }
             let at = JSONPath.root.appending("outputs").appending(i).appending("path")

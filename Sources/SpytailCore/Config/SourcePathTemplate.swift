@@ -19,8 +19,8 @@ public final class SourcePathTemplate {
     public let template: String
     let parts: [Part]
     let names: [String]
-    /// Each source's `pathFields` regex (nil: none) and key.
-    private let pathFields: [(regex: Regex, key: String)?]
+    /// Each source's `pathFields` (nil: none), compiled for this template alone (its regex keeps match state).
+    private let pathFields: [PathFields?]
     private var last: (file: SourceFile, path: String)?
 
     /// `sources`: the config's, in order (their names and `pathFields`).
@@ -29,7 +29,7 @@ public final class SourcePathTemplate {
         parts = Self.parse(template)
         names = sources.map(\.name)
         pathFields = sources.map { source in
-            source.pathFields.flatMap { try? Regex($0) }.map { ($0, source.pathFieldsKey) }
+            source.pathFields.flatMap { try? Regex($0) }.map { PathFields(regex: $0, key: source.pathFieldsKey) }
         }
     }
 
@@ -70,14 +70,16 @@ public final class SourcePathTemplate {
 
     /// The file's `pathFields` groups, as `key.group` → value.
     private func groups(of file: SourceFile) -> [String: String] {
-        guard file.source >= 0, file.source < pathFields.count, let (regex, key) = pathFields[file.source] else { return [:] }
-        let subject = Array(file.path.utf8)
-        guard subject.withUnsafeBufferPointer({ regex.matches($0) }) else { return [:] }
-        var values: [String: String] = [:]
-        for (name, number) in regex.namedGroups {
-            if let range = regex.group(number) { values["\(key).\(name)"] = String(decoding: subject[range], as: UTF8.self) }
-        }
-        return values
+        guard file.source >= 0, file.source < pathFields.count, let fields = pathFields[file.source],
+              let values = fields.values(in: file.path) else { return [:] }
+        return Dictionary(values.map { ("\(fields.key).\($0.name)", String(decoding: $0.value, as: UTF8.self)) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The folder that must exist for `path`: the one holding the part before its first placeholder (the
+    /// folders below it are made as needed).
+    public static func fixedFolder(of path: String) -> String {
+        let fixed = path[..<(path.firstIndex(of: "{") ?? path.endIndex)]
+        return fixed.lastIndex(of: "/").map { String(fixed[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
     }
 
     /// A value as one file name: `/` and NUL become `_`, and `.` or `..` or nothing is `_`.

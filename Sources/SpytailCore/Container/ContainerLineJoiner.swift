@@ -102,18 +102,7 @@ public struct ContainerLineJoiner {
 
     /// Closes every open line and entry as it is and hands everything out (the idle timeout, the end of input).
     public mutating func flush<E: Error>(_ emit: (Line) throws(E) -> Void) throws(E) {
-        for s in 0..<2 {
-            if let open = parts[s] {
-                parts[s] = nil
-                joinOrComplete(open)
-            }
-        }
-        for s in 0..<2 {
-            if let open = entries[s] {
-                entries[s] = nil
-                complete(open)
-            }
-        }
+        closeOpenEntries()
         try release(emit)
     }
 
@@ -227,7 +216,7 @@ public struct ContainerLineJoiner {
         return least
     }
 
-    /// Too much waits on an open line or entry: close them all as they are.
+    /// Closes every open line and entry as it is: the idle timeout, the end of input, or too much waiting on them.
     private mutating func closeOpenEntries() {
         for s in 0..<2 {
             if let open = parts[s] { parts[s] = nil; joinOrComplete(open) }
@@ -257,19 +246,20 @@ public struct ContainerLineJoiner {
 
     /// Appends one more line of an entry, cut (on a UTF-8 boundary) at the line limit.
     private func appendLine(_ line: UnsafeBufferPointer<UInt8>, to text: inout [UInt8], truncated: inout Bool) {
-        guard line.count > maxLineBytes else { return text.append(contentsOf: line) }
-        truncated = true
-        let head = UnsafeBufferPointer(rebasing: line[..<maxLineBytes])
-        text.append(contentsOf: UnsafeBufferPointer(rebasing: head[..<UTF8Validation.lengthWithoutCutSequence(head)]))
+        Self.append(line, to: &text, room: maxLineBytes, truncated: &truncated)
     }
 
     /// Appends a part, cut (on a UTF-8 boundary) where the line would pass the line limit.
     private func append(_ part: UnsafeBufferPointer<UInt8>, to text: inout [UInt8], truncated: inout Bool) {
-        let room = maxLineBytes - text.count
-        guard part.count > room else { return text.append(contentsOf: part) }
+        Self.append(part, to: &text, room: maxLineBytes - text.count, truncated: &truncated)
+    }
+
+    /// Appends at most `room` bytes of `bytes`, cut on a UTF-8 boundary, `truncated` set when cut.
+    private static func append(_ bytes: UnsafeBufferPointer<UInt8>, to text: inout [UInt8], room: Int, truncated: inout Bool) {
+        guard bytes.count > room else { return text.append(contentsOf: bytes) }
         truncated = true
         guard room > 0 else { return }
-        let head = UnsafeBufferPointer(rebasing: part[..<room])
+        let head = UnsafeBufferPointer(rebasing: bytes[..<room])
         text.append(contentsOf: UnsafeBufferPointer(rebasing: head[..<UTF8Validation.lengthWithoutCutSequence(head)]))
     }
 }

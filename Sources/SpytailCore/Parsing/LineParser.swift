@@ -62,15 +62,6 @@ public final class LineParser {
         self.idleTimeoutMs = idleTimeoutMs
     }
 
-    /// Whether lines carry keys of their own (json, logfmt, a container's `stream`) rather than the
-    /// vocabulary's named groups.
-    public var isKeyed: Bool {
-        switch format {
-        case .json, .logfmt, .container: true
-        case .regex, .text: false
-        }
-    }
-
     /// The keys of the fields this parser's entries may carry besides its regex groups; nil: any key (read
     /// from the lines: json, logfmt, or a container parser with such an inner parser).
     public var keyedNames: Set<String>? {

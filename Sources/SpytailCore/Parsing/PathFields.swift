@@ -7,15 +7,26 @@ public final class PathFields {
     public let regex: Regex
     public let key: String
     private let keyBytes: [UInt8]
-    /// Each named group: its name, JSON-escaped, and its number.
-    private let groups: [(name: [UInt8], number: Int)]
+    /// Each named group in the regex's order: its name, the name JSON-escaped, its number.
+    private let groups: [(name: String, escaped: [UInt8], number: Int)]
     @exclusivity(unchecked) private var last: (file: SourceFile, bytes: [UInt8]?)?
 
     public init(regex: Regex, key: String) {
         self.regex = regex
         self.key = key
         keyBytes = Array(key.utf8)
-        groups = regex.namedGroups.sorted { $0.number < $1.number }.map { (Self.escaped(Array($0.name.utf8)), $0.number) }
+        groups = regex.namedGroups.sorted { $0.number < $1.number }.map { ($0.name, Self.escaped(Array($0.name.utf8)), $0.number) }
+    }
+
+    /// The group names, in the regex's order.
+    public var groupNames: [String] { groups.map(\.name) }
+
+    /// The groups `path` gives (a group that took no part in the match is left out), or nil when the regex does
+    /// not match it.
+    public func values(in path: String) -> [(name: String, value: [UInt8])]? {
+        let subject = Array(path.utf8)
+        guard subject.withUnsafeBufferPointer({ regex.matches($0) }) else { return nil }
+        return groups.compactMap { group in regex.group(group.number).map { (group.name, Array(subject[$0])) } }
     }
 
     /// Adds the file's object to `entry` as a field (after the entry's lines, like a decoded value).
@@ -35,20 +46,15 @@ public final class PathFields {
     }
 
     private func build(_ path: String) -> [UInt8]? {
-        let subject = Array(path.utf8)
-        let matched = subject.withUnsafeBufferPointer { regex.matches($0) }
-        guard matched else { return nil }
+        guard let values = values(in: path) else { return nil }
         var out = keyBytes
         out.append(UInt8(ascii: "{"))
-        var first = true
-        for (name, number) in groups {
-            guard let range = regex.group(number) else { continue }
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
+        for (k, value) in values.enumerated() {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
             out.append(UInt8(ascii: "\""))
-            out.append(contentsOf: name)
+            out.append(contentsOf: groups.first { $0.name == value.name }!.escaped)
             out.append(contentsOf: Array("\":\"".utf8))
-            out.append(contentsOf: Self.escaped(Array(subject[range])))
+            out.append(contentsOf: Self.escaped(value.value))
             out.append(UInt8(ascii: "\""))
         }
         out.append(UInt8(ascii: "}"))

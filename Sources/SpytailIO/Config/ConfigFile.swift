@@ -39,9 +39,7 @@ public struct ConfigFile {
         var problems: [ConfigError] = []
         for (i, output) in config.outputs.enumerated() {
             guard case .file(let file) = output.destination else { continue }
-            let resolved = resolve(file)
-            let fixed = resolved.firstIndex(of: "{").map { String(resolved[..<$0]) + "x" } ?? resolved
-            let folder = Paths.parent(of: fixed)
+            let folder = SourcePathTemplate.fixedFolder(of: resolve(file))
             if Syscall.stat(folder)?.isDirectory != true {
                 problems.append(ConfigError(JSONPath.root.appending("outputs").appending(i).appending("path"),
                                             .invalidValue("folder '\(folder)' does not exist")))

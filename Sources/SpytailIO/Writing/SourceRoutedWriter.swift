@@ -26,11 +26,10 @@ final class SourceRoutedWriter: ByteWriter {
     /// A placeholder may name a folder (`/srv/out/{k8s.namespace}/app.jsonl`): the folders below the template's
     /// first placeholder are made as needed (0750), the ones above it must exist.
     private func makeFolders(of path: String) {
-        guard let fixed = template.template.firstIndex(of: "{") else { return }
-        let root = String(template.template[..<fixed]).count
+        let root = SourcePathTemplate.fixedFolder(of: template.template)
         var folder = Paths.parent(of: path)
         var missing: [String] = []
-        while folder.count > root, Syscall.stat(folder) == nil {
+        while folder.count > root.count, Syscall.stat(folder) == nil {
             missing.append(folder)
             folder = Paths.parent(of: folder)
         }
