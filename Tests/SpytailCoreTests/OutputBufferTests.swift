@@ -1,3 +1,4 @@
+import CJSONScan
 import FoundationEssentials
 import Testing
 @testable import SpytailCore
@@ -56,22 +57,29 @@ struct OutputBufferTests {
     }
 }
 
-/// The eight-bytes-at-a-time scan must stop exactly at the first byte that needs escaping, wherever it sits,
-/// whatever comes after it.
+/// The clean-run copy (16 bytes at a time, then the last 16 overlapping) must stop exactly at the first byte
+/// that needs escaping, wherever it sits, whatever comes after it, and never write at or past `n`.
 struct ByteCursorTests {
-    @Test func theWordScanStopsAtTheFirstByteThatNeedsEscapingAtEveryPosition() {
-        func word(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } }
+    @Test func theCleanRunCopyStopsAtTheFirstByteThatNeedsEscapingAtEveryPositionAndLength() {
         for byte in UInt8.min...UInt8.max {
             let needs = byte < 0x20 || byte == 0x22 || byte == 0x5C || byte >= 0x80
-            for position in 0..<8 {
-                for filler: UInt8 in [UInt8(ascii: "a"), 0x00, 0xFF, 0x22] {
-                    // Before the byte: clean; after it: `filler`, which may need escaping too.
-                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: position)
-                    bytes.append(byte)
-                    bytes += [UInt8](repeating: filler, count: 7 - position)
-                    let fillerClean = filler == UInt8(ascii: "a")
-                    let expected = needs ? position : (fillerClean ? 8 : position + 1)
-                    #expect(ByteCursor.cleanPrefix(word(bytes)) == expected, "byte \(byte) at \(position), then \(filler)")
+            for length in 1...40 {
+                for position in 0..<length {
+                    for filler: UInt8 in [UInt8(ascii: "a"), 0x00, 0xFF, 0x22] {
+                        // Before the byte: clean; after it: `filler`, which may need escaping too.
+                        var source = [UInt8](repeating: UInt8(ascii: "b"), count: position)
+                        source.append(byte)
+                        source += [UInt8](repeating: filler, count: length - position - 1)
+                        let fillerClean = filler == UInt8(ascii: "a")
+                        let expected = needs ? position : (fillerClean || position == length - 1 ? length : position + 1)
+                        var target = [UInt8](repeating: 0xEE, count: length + 16)
+                        let copied = source.withUnsafeBufferPointer { s in
+                            target.withUnsafeMutableBufferPointer { cjs_copy_clean(s.baseAddress!, length, $0.baseAddress!) }
+                        }
+                        #expect(copied == expected, "byte \(byte) at \(position) of \(length), then \(filler)")
+                        #expect(Array(target[..<copied]) == Array(source[..<copied]), "byte \(byte) at \(position) of \(length)")
+                        #expect(target[length...].allSatisfy { $0 == 0xEE }, "wrote past n: byte \(byte) at \(position) of \(length)")
+                    }
                 }
             }
         }

@@ -40,6 +40,11 @@ int64_t cjs_scan_object_isa(int isa, const uint8_t *p, size_t n, cjs_member *mem
 /// holds an escape (it may read as `key` once decoded: the caller looks itself).
 int cjs_find_member(const uint8_t *p, size_t start, size_t end, const uint8_t *key, size_t key_length, cjs_member *out);
 
+/// Copies the longest prefix of `src[0..<n]` that a JSON string takes as it is (no control byte, `"`, `\`
+/// or byte >= 0x80) to `dst` and returns its length. May also write bytes after that prefix, never at or
+/// past `dst + n`. 16 bytes at a time with SSE2 on x86-64, a byte at a time elsewhere.
+size_t cjs_copy_clean(const uint8_t *src, size_t n, uint8_t *dst);
+
 /// The instruction sets this CPU can run, as CJS_ISA_* bits.
 int cjs_supported_isas(void);
 

@@ -94,7 +94,7 @@ public final class LineParser {
         case .text:
             plain(&entry)
         case .regex:
-            if pattern?.apply(to: &entry) == true { applyGroupTypes(&entry) } else { plain(&entry) }
+            if pattern?.apply(to: &entry) == true { if !groupTypes.isEmpty { applyGroupTypes(&entry) } } else { plain(&entry) }
         case .json:
             parseJSON(&entry)
         case .logfmt:

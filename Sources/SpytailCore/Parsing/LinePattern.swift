@@ -54,7 +54,7 @@ public final class LinePattern {
         var fields: [FieldValue] = []
         swap(&fields, &entry.fields)  // reuse the entry's field storage without copying
         defer { swap(&fields, &entry.fields) }
-        fields.removeAll(keepingCapacity: true)
+        if !fields.isEmpty { fields.removeAll(keepingCapacity: true) }  // the parser's reset emptied them already
         let headLength = entry.headLength
         let matched = entry.text.withUnsafeBufferPointer { regex.matches(UnsafeBufferPointer(rebasing: $0[..<headLength])) }
         guard matched else { return false }

@@ -136,10 +136,10 @@ public final class EntryPipeline {
     public func process(_ block: LineBlock) throws(SinkError) {
         var assembler = EntryAssembler(file: block.file, continuation: nil)
         try block.bytes.withUnsafeBufferPointer { (bytes) throws(SinkError) in
-            for record in block.lines {
-                let line = Line(bytes: UnsafeBufferPointer(rebasing: bytes[record.start..<(record.start + record.length)]),
-                                offset: record.offset, truncated: record.truncated, container: record.container)
-                try assembler.add(line, continuation: record.continuation) { (entry) throws(SinkError) in try process(&entry) }
+            for index in block.lines.indices {
+                try assembler.add(block.line(index, in: bytes), continuation: block.lines[index].continuation) { (entry) throws(SinkError) in
+                    try process(&entry)
+                }
             }
         }
         try assembler.flush { (entry) throws(SinkError) in try process(&entry) }
