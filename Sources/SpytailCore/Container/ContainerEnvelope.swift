@@ -9,15 +9,14 @@ enum ContainerEnvelope {
     private static let streamKey: [UInt8] = Array("stream".utf8)
     private static let attrsKey: [UInt8] = Array("attrs".utf8)
 
-    /// Appends the envelope of a line to `out` (after its text).
+    /// Appends the envelope of a line to `out` (after its text). The constant words are static strings, not
+    /// arrays: a static array is retained and released at each use, on the reader's thread for every line.
     static func append(time: UnsafeBufferPointer<UInt8>, stream: ContainerStream, attrs: UnsafeBufferPointer<UInt8>?, to out: inout [UInt8]) {
         out.append(contentsOf: time)
-        out.append(tab)
-        out.append(contentsOf: streamKey)
-        out.append(contentsOf: stream.bytes)
-        out.append(tab)
+        let words: StaticString = stream == .stdout ? "\tstreamstdout\t" : "\tstreamstderr\t"
+        words.withUTF8Buffer { out.append(contentsOf: $0) }
         if let attrs, !attrs.isEmpty {
-            out.append(contentsOf: attrsKey)
+            ("attrs" as StaticString).withUTF8Buffer { out.append(contentsOf: $0) }
             out.append(contentsOf: attrs)
         }
     }

@@ -12,14 +12,15 @@ public enum ContainerFormat: String, Sendable, CaseIterable {
 public enum ContainerStream: Int, Sendable, CaseIterable {
     case stdout = 0, stderr = 1
 
-    static let stdoutBytes: [UInt8] = Array("stdout".utf8)
-    static let stderrBytes: [UInt8] = Array("stderr".utf8)
-
-    /// `stdout` or `stderr`, else nil.
+    /// `stdout` or `stderr`, else nil (compared as one word: this runs for every physical line).
     init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard bytes.count == 6 else { return nil }
-        if bytes.elementsEqual(Self.stdoutBytes) { self = .stdout } else if bytes.elementsEqual(Self.stderrBytes) { self = .stderr } else { return nil }
+        guard bytes.count == 6, let p = bytes.baseAddress else { return nil }
+        let low = UInt32(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt32.self))
+        let high = UInt16(littleEndian: UnsafeRawPointer(p + 4).loadUnaligned(as: UInt16.self))
+        switch UInt64(low) | UInt64(high) << 32 {
+        case 0x7475_6F64_7473: self = .stdout  // "stdout", first byte lowest
+        case 0x7272_6564_7473: self = .stderr  // "stderr"
+        default: return nil
+        }
     }
-
-    var bytes: [UInt8] { self == .stdout ? Self.stdoutBytes : Self.stderrBytes }
 }

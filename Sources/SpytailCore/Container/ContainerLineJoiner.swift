@@ -67,7 +67,8 @@ public struct ContainerLineJoiner {
     public mutating func add<E: Error>(_ line: Line, _ emit: (Line) throws(E) -> Void) throws(E) {
         let read: ContainerLine
         do throws(ParseProblem) {
-            read = try reader.read(line.bytes)
+            // CRI needs no state: read without touching the reader (a call on it retains and releases it).
+            read = try format == .cri ? ContainerLineReader.readCRI(line.bytes) : reader.read(line.bytes)
         } catch {
             var refused = Building(offset: line.offset, lastOffset: line.offset, truncated: line.truncated, problem: error)
             refused.text.append(contentsOf: line.bytes)
@@ -138,7 +139,7 @@ public struct ContainerLineJoiner {
             entries[s]!.truncated = entries[s]!.truncated || cut || line.truncated
             return
         } else {
-            try Self.send(&entries[s]!, through: &out, emit)
+            try Self.sendInPlace(&entries[s]!, emit)
             entries[s]!.text.removeAll(keepingCapacity: true)
             entries[s]!.envelope.removeAll(keepingCapacity: true)
             (entries[s]!.offset, entries[s]!.lastOffset, entries[s]!.headLength, entries[s]!.lineCount) = (line.offset, line.offset, nil, 1)
@@ -240,6 +241,19 @@ public struct ContainerLineJoiner {
                                    lineCount: entry.lineCount, problem: entry.problem)
         let (offset, truncated) = (entry.offset, entry.truncated)
         try out.withUnsafeBufferPointer { (bytes) throws(E) in
+            try emit(Line(bytes: bytes, offset: offset, truncated: truncated, container: shape))
+        }
+    }
+
+    /// Hands out `entry` from its own storage: the envelope is appended to its text for the call (the text is
+    /// emptied for the next entry after it).
+    private static func sendInPlace<E: Error>(_ entry: inout Building, _ emit: (Line) throws(E) -> Void) throws(E) {
+        let textLength = entry.text.count
+        let shape = ContainerShape(headLength: entry.headLength ?? textLength, envelopeStart: entry.problem == nil ? textLength : nil,
+                                   lineCount: entry.lineCount, problem: entry.problem)
+        entry.text.append(contentsOf: entry.envelope)
+        let (offset, truncated) = (entry.offset, entry.truncated)
+        try entry.text.withUnsafeBufferPointer { (bytes) throws(E) in
             try emit(Line(bytes: bytes, offset: offset, truncated: truncated, container: shape))
         }
     }

@@ -14,9 +14,9 @@ public struct ContinuationRule {
     /// Whether `line` continues the open entry (false when no entry is open, or without a multiline rule).
     @inline(__always)
     public func continues(_ line: Line, entryOpen: Bool) -> Bool {
-        guard entryOpen, let regex else { return false }
+        guard entryOpen, regex != nil else { return false }
         if let firstByte { return line.bytes.first.map(firstByte.contains) ?? false }
-        return regex.matches(line.bytes)
+        return regex!.matches(line.bytes)
     }
 
     /// Without a rule every line is an entry of its own, complete at once.

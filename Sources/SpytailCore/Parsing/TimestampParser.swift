@@ -3,42 +3,32 @@ public enum TimestampParser {
     /// RFC 3339 with the liberties ISO 8601 logs take: `T` or space between date and time, `.` or `,`
     /// before the fraction, `Z`, `±HH:MM`, `±HHMM` or no zone (read as UTC).
     public static func iso8601(_ s: UnsafeBufferPointer<UInt8>) -> Int64? {
-        var i = 0
-        func digits(_ n: Int) -> Int? {
-            guard i + n <= s.count else { return nil }
-            var value = 0
-            for k in i..<(i + n) {
-                let d = Int(s[k]) - 48
-                guard (0...9).contains(d) else { return nil }
-                value = value * 10 + d
-            }
-            i += n
-            return value
+        // `YYYY-MM-DD?hh:mm:ss` sits at fixed places: read there, each digit checked (no loop, no closure:
+        // a container log's reader checks the time of every line).
+        guard s.count >= 19, let p = s.baseAddress else { return nil }
+        @inline(__always) func digit(_ k: Int) -> Int { Int(p[k] &- 48) }  // > 9 for anything but a digit
+        @inline(__always) func two(_ k: Int) -> Int? {
+            let (a, b) = (digit(k), digit(k + 1))
+            return a < 10 && b < 10 ? a * 10 + b : nil
         }
-        func expect(_ c: UInt8) -> Bool {
-            guard i < s.count, s[i] == c else { return false }
-            i += 1
-            return true
-        }
-        guard let year = digits(4), expect(UInt8(ascii: "-")), let month = digits(2), expect(UInt8(ascii: "-")),
-              let day = digits(2), (1...12).contains(month), (1...31).contains(day) else { return nil }
-        guard i < s.count, s[i] == UInt8(ascii: "T") || s[i] == UInt8(ascii: "t") || s[i] == UInt8(ascii: " ") else {
-            return nil
-        }
-        i += 1
-        guard let hour = digits(2), expect(UInt8(ascii: ":")), let minute = digits(2), expect(UInt8(ascii: ":")),
-              let second = digits(2), hour < 24, minute < 60, second <= 60 else { return nil }
+        guard p[4] == UInt8(ascii: "-"), p[7] == UInt8(ascii: "-"), p[13] == UInt8(ascii: ":"), p[16] == UInt8(ascii: ":"),
+              p[10] == UInt8(ascii: "T") || p[10] == UInt8(ascii: "t") || p[10] == UInt8(ascii: " "),
+              let century = two(0), let yy = two(2), let month = two(5), let day = two(8),
+              let hour = two(11), let minute = two(14), let second = two(17),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
+        var i = 19
         var nanos: Int64 = 0
         if i < s.count, s[i] == UInt8(ascii: ".") || s[i] == UInt8(ascii: ",") {
             i += 1
-            var scale: Int64 = 100_000_000
+            // Nanoseconds: the first nine digits count, any after them are read and dropped (no division
+            // per digit: a container log's times have nine).
             let start = i
-            while i < s.count, (48...57).contains(s[i]) {
-                nanos += Int64(s[i] - 48) * scale
-                scale /= 10
+            while i < s.count, digit(i) < 10 {
+                if i - start < 9 { nanos = nanos * 10 + Int64(digit(i)) }
                 i += 1
             }
             guard i > start else { return nil }
+            for _ in min(i - start, 9)..<9 { nanos *= 10 }
         }
         var offsetSeconds = 0
         if i < s.count {
@@ -48,16 +38,18 @@ public enum TimestampParser {
             case UInt8(ascii: "+"), UInt8(ascii: "-"):
                 let sign = s[i] == UInt8(ascii: "-") ? -1 : 1
                 i += 1
-                guard let oh = digits(2) else { return nil }
-                _ = expect(UInt8(ascii: ":"))
-                guard let om = digits(2) else { return nil }
+                guard i + 2 <= s.count, let oh = two(i) else { return nil }
+                i += 2
+                if i < s.count, s[i] == UInt8(ascii: ":") { i += 1 }
+                guard i + 2 <= s.count, let om = two(i) else { return nil }
+                i += 2
                 offsetSeconds = sign * (oh * 3600 + om * 60)
             default:
                 return nil
             }
         }
         guard i == s.count else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = daysFromCivil(year: century * 100 + yy, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
         return instant(seconds: seconds, nanos: nanos)
     }

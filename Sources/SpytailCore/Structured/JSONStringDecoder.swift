@@ -1,3 +1,5 @@
+import Glibc
+
 /// Decodes JSON string content (`a\"b\u00e9`) to UTF-8 bytes. The content was validated by
 /// `JSONLineScanner`; a lone surrogate escape (`\ud800`) becomes U+FFFD.
 public enum JSONStringDecoder {
@@ -13,14 +15,18 @@ public enum JSONStringDecoder {
 
     /// Appends the decoded form of `content` to `out`.
     public static func decode(_ content: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        guard let base = content.baseAddress else { return }
         var i = 0
         let n = content.count
         while i < n {
-            let b = content[i]
-            guard b == UInt8(ascii: "\\"), i + 1 < n else {
-                out.append(b)
-                i += 1
-                continue
+            // The run up to the next backslash is copied as it is, in one piece (byte by byte, each append
+            // checked the array's uniqueness).
+            let next = memchr(base + i, Int32(UInt8(ascii: "\\")), n - i).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? n
+            if next > i { out.append(contentsOf: UnsafeBufferPointer(start: base + i, count: next - i)) }
+            i = next
+            guard i + 1 < n else {
+                if i < n { out.append(content[i]) }  // a lone backslash at the end, kept
+                break
             }
             let e = content[i + 1]
             i += 2
