@@ -6,8 +6,8 @@
 /// stream is one of two words, the keys are written so that the fields' keys are bytes of the text too).
 enum ContainerEnvelope {
     private static let tab = UInt8(ascii: "\t")
-    private static let streamKey: [UInt8] = Array("stream".utf8)
-    private static let attrsKey: [UInt8] = Array("attrs".utf8)
+    /// Lengths of the keys `append` writes (`stream`, `attrs`).
+    private static let streamKeyLength = 6, attrsKeyLength = 5
 
     /// Appends the envelope of a line to `out` (after its text). The constant words are static strings, not
     /// arrays: a static array is retained and released at each use, on the reader's thread for every line.
@@ -33,13 +33,13 @@ enum ContainerEnvelope {
         var timeEnd = start
         while timeEnd < end, text[timeEnd] != tab { timeEnd += 1 }
         let streamKeyStart = timeEnd + 1
-        let streamStart = streamKeyStart + streamKey.count
+        let streamStart = streamKeyStart + streamKeyLength
         let streamEnd = streamStart + 6
         let stream = FieldValue(textKey: streamKeyStart..<streamStart, range: streamStart..<streamEnd)
         let attrsKeyStart = streamEnd + 1
         var attrs: FieldValue?
         if attrsKeyStart < end {
-            let attrsStart = attrsKeyStart + attrsKey.count
+            let attrsStart = attrsKeyStart + attrsKeyLength
             attrs = FieldValue(textKey: attrsKeyStart..<attrsStart, range: attrsStart..<end, kind: .object)
         }
         return Parts(time: start..<timeEnd, stream: stream, attrs: attrs)

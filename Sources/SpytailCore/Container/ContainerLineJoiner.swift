@@ -251,7 +251,7 @@ public struct ContainerLineJoiner {
         let textLength = entry.text.count
         let shape = ContainerShape(headLength: entry.headLength ?? textLength, envelopeStart: entry.problem == nil ? textLength : nil,
                                    lineCount: entry.lineCount, problem: entry.problem)
-        entry.text.append(contentsOf: entry.envelope)
+        entry.envelope.withUnsafeBufferPointer { entry.text.append(contentsOf: $0) }
         let (offset, truncated) = (entry.offset, entry.truncated)
         try entry.text.withUnsafeBufferPointer { (bytes) throws(E) in
             try emit(Line(bytes: bytes, offset: offset, truncated: truncated, container: shape))

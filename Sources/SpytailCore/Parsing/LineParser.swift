@@ -45,12 +45,27 @@ public final class LineParser {
     public static let logfmtTimestampKeys = ["time", "ts", "t", "timestamp"]
     public static let logfmtMessageKeys = ["msg", "message"]
 
+    /// `format` without what it holds, for the per-line dispatch: switching over `format` copied its payload
+    /// (a retain and a release of the inner parser per line). The inner parser is kept by `format`.
+    private enum Kind {
+        case text, regex, json, logfmt
+        case container(Unmanaged<LineParser>?)
+    }
+    private let kind: Kind
+
     public init(name: String, format: Format, timestampFormat: TimestampFormat, timestampKeys: [FieldPath] = [],
                 messageKeys: [FieldPath] = [], groupTypes: [(field: Int, type: SpytailConfig.Parser.FieldType)] = [],
                 keyTypes: [(key: [UInt8], type: SpytailConfig.Parser.FieldType)] = [],
                 continuation: Regex? = nil, maxLineBytes: Int = 1 << 20, idleTimeoutMs: Int = 1000) {
         self.name = name
         self.format = format
+        switch format {
+        case .text: kind = .text
+        case .regex: kind = .regex
+        case .json: kind = .json
+        case .logfmt: kind = .logfmt
+        case .container(_, let inner): kind = .container(inner.map { .passUnretained($0) })
+        }
         if case .regex(let pattern) = format { self.pattern = pattern } else { self.pattern = nil }
         self.timestampFormat = timestampFormat
         self.timestampKeys = FieldPathList(timestampKeys)
@@ -90,7 +105,7 @@ public final class LineParser {
     /// Fills message, timestamp, fields and `parseError` of `entry` (whose `text` and `headLength` are set).
     public func parse(_ entry: inout SpyEntry) {
         entry.resetParse()
-        switch format {
+        switch kind {
         case .text:
             plain(&entry)
         case .regex:
@@ -99,18 +114,18 @@ public final class LineParser {
             parseJSON(&entry)
         case .logfmt:
             parseLogfmt(&entry)
-        case .container(_, let inner):
+        case .container(let inner):
             parseContainer(&entry, inner)
         }
     }
 
     // MARK: container runtimes
 
-    private func parseContainer(_ entry: inout SpyEntry, _ inner: LineParser?) {
+    private func parseContainer(_ entry: inout SpyEntry, _ inner: Unmanaged<LineParser>?) {
         if let problem = entry.envelopeProblem { return refuse(&entry, problem) }
         guard let start = entry.envelopeStart else { return plain(&entry) }
         let envelope = entry.text.withUnsafeBufferPointer { ContainerEnvelope.read($0, from: start, to: $0.count) }
-        if let inner { inner.parse(&entry) } else { plain(&entry) }
+        if let inner { inner._withUnsafeGuaranteedRef { $0.parse(&entry) } } else { plain(&entry) }
         entry.fields.append(envelope.stream)
         if let attrs = envelope.attrs { entry.fields.append(attrs) }
         if entry.timestamp == nil { entry.timestamp = envelope.time }
