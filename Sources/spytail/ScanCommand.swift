@@ -155,11 +155,11 @@ struct ScanCommand: ParsableCommand {
                 return (path, named ?? discovery.sourceIndex(of: absolute, among: sources) ?? SourceFile.unnamed)
             }
         }
-        let found = sources.enumerated().flatMap { index, source in
+        let found = PathDiscovery.onePathPerFile(sources.enumerated().flatMap { index, source in
             discovery.files(for: source) { path, target in
                 FileHandleStderr.write("spytail: warning: \(path): a symlink to \(target), outside the source's folder; not read (set \"followSymlinks\": true to allow)\n")
             }.map { (path: $0, source: index) }
-        }
+        }, path: \.path)
         if found.isEmpty {
             let patterns = file.config.sources.flatMap(\.include).joined(separator: ", ")
             FileHandleStderr.write(file.config.sources.isEmpty

@@ -149,6 +149,54 @@ struct ContainerLogTests {
         #expect(out.messages == ["seq=1 id=batch/job-1/main stream=stdout done"])
     }
 
+    /// `/var/log/containers`: symlinks named `<pod>_<namespace>_<container>-<id>.log` into the pods tree. `run`
+    /// reading only the symlinks sees the writes, kubelet's rotation and a restarted container's new file (told
+    /// in the folders the links point into, which it watches); with both trees included, and in `scan`, each
+    /// file is read once, under the first path that leads to it.
+    @Test func theContainersSymlinksAreFollowedThroughWritesAndRotationAndEachFileIsReadOnce() throws {
+        let dir = try RunTools.workspace(["pods/shop_web_u1/app", "containers", "state"])
+        defer { dir.remove() }
+        let id = String(repeating: "ab", count: 32)
+        func line(_ n: Int) -> String { "2026-11-26T10:00:00.\(String(format: "%09d", n))Z stdout F line \(n)\n" }
+        let live = dir.file("pods/shop_web_u1/app/0.log")
+        FileManager.default.createFile(atPath: live, contents: Data((line(1) + line(2)).utf8))
+        let link = dir.file("containers/web_shop_app-\(id).log")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: live)
+        let containers = #"{"name": "containers", "include": ["containers/*.log"], "parser": "cri", "followSymlinks": true, "pathFieldsKey": "k8s", "pathFields": "/containers/(?<pod>[^_/]+)_(?<namespace>[^_/]+)_(?<container>.+)-(?<id>[0-9a-f]{64})\\.log$"}"#
+        let pods = #"{"name": "pods", "include": ["pods/*/*/*.log"], "parser": "cri", "pathFieldsKey": "k8s", "pathFields": "\#(Self.pathFields)"}"#
+        func config(_ name: String, _ sources: [String]) -> String {
+            dir.write(name, #"{"sources": [\#(sources.joined(separator: ", "))], "parsers": {"cri": {"format": "cri"}}, "checkpoints": "state/\#(name).cp", "outputs": [{"type": "file", "path": "\#(name).jsonl", "format": "jsonl"}]}"#)
+        }
+        let linksOnly = config("links.json", [containers])
+        let both = config("both.json", [containers, pods])
+        var running = [try RunningSpytail(config: linksOnly, in: dir), try RunningSpytail(config: both, in: dir)]
+        let outputs = [RunToolsOutput(path: dir.file("links.json.jsonl")), RunToolsOutput(path: dir.file("both.json.jsonl"))]
+        #expect(RunTools.waitUntil(10) { outputs.allSatisfy { $0.linesOnDisk >= 2 } }, "\(running.map(\.stderr))")
+        try RunToolsOutput.append(live, line(3))
+        #expect(RunTools.waitUntil(10) { outputs.allSatisfy { $0.linesOnDisk >= 3 } }, "a write told only in the pods folder")
+        // kubelet's rotation: the live file renamed with a date, a new one made at the same name.
+        try FileManager.default.moveItem(atPath: live, toPath: live + ".20261126-100000")
+        FileManager.default.createFile(atPath: live, contents: Data(line(4).utf8))
+        try RunToolsOutput.append(live, line(5))
+        #expect(RunTools.waitUntil(10) { outputs.allSatisfy { $0.linesOnDisk >= 5 } }, "\(running.map(\.stderr))")
+        // The container restarts: kubelet points the link at 1.log.
+        let restarted = dir.file("pods/shop_web_u1/app/1.log")
+        FileManager.default.createFile(atPath: restarted, contents: Data(line(6).utf8))
+        try FileManager.default.removeItem(atPath: link)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: restarted)
+        try RunToolsOutput.append(restarted, line(7))
+        #expect(RunTools.waitUntil(10) { outputs.allSatisfy { $0.linesOnDisk >= 7 } }, "\(running.map(\.stderr))")
+        for k in running.indices { #expect(running[k].stop().status == 0, "\(running[k].stderr)") }
+        let expected = (1...7).map { "line \($0)" }
+        for out in outputs { #expect(out.messages.sorted() == expected, "each line once: \(out.path)") }
+        #expect((outputs[0].records.first?["fields"] as? [String: Any]).flatMap { $0["k8s"] as? [String: Any] }?["namespace"] as? String == "shop")
+        // scan over both trees: each file once (the rotated copy, 0.log and 1.log), not once per path.
+        let scanned = try Harness.run(Harness.binary, ["scan", "--config", both, "--output", "-", "--format", "jsonl"], cwd: dir.path)
+        #expect(scanned.status == 0, "\(scanned.stderr)")
+        #expect(try Harness.records(scanned).count == 7, "\(scanned.stderr)")
+        running.removeAll()
+    }
+
     static func id(ofPod folder: String, container: String) -> String {
         let parts = folder.split(separator: "_")
         return "\(parts[0])/\(parts[1])/\(container)"

@@ -145,7 +145,7 @@ public struct PathDiscovery {
         return roots.contains { real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") } ? nil : real
     }
 
-    static func realPath(_ path: String) -> String? {
+    public static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
@@ -180,6 +180,35 @@ public struct PathDiscovery {
     /// Live files of `source` (no rotated chains), sorted.
     public func liveFiles(for source: SpytailConfig.Source) -> [String] {
         files(for: source, withChains: false, refused: nil)
+    }
+
+    /// `found` with each file once (compared by device and inode): under a path that is not a symlink when one
+    /// leads to it (`/var/log/pods/…` rather than `/var/log/containers/…`, as `run` does), else the first. A
+    /// path that cannot be looked at is kept (reading it says why).
+    public static func onePathPerFile<T>(_ found: [T], path: (T) -> String) -> [T] {
+        func identity(_ item: T) -> FileIdentity? {
+            Syscall.stat(path(item)).map { FileIdentity(device: UInt64($0.st_dev), inode: UInt64($0.st_ino)) }
+        }
+        let direct = Set(found.filter { !Syscall.isSymlink(path($0)) }.compactMap(identity))
+        var seen = Set<FileIdentity>()
+        return found.filter { item in
+            guard let id = identity(item) else { return true }
+            if Syscall.isSymlink(path(item)) && direct.contains(id) { return false }
+            return seen.insert(id).inserted
+        }
+    }
+
+    /// For a source that follows symlinks: the folders its live symlinks point into, each with the live paths
+    /// that point there (`/var/log/containers/*.log` into `/var/log/pods/…/`). A write to the file, or its
+    /// rotation, is told in that folder, not in the symlink's.
+    public func linkedFolders(for source: SpytailConfig.Source) -> [String: Set<String>] {
+        guard source.followSymlinks else { return [:] }
+        var folders: [String: Set<String>] = [:]
+        for path in liveFiles(for: source) where Syscall.isSymlink(path) {
+            guard let target = Self.realPath(path) else { continue }
+            folders[Paths.parent(of: target), default: []].insert(path)
+        }
+        return folders
     }
 
     private func walkDirectories(_ directory: String, _ rest: ArraySlice<String>, into found: inout Set<String>) {

@@ -60,6 +60,12 @@ public enum Syscall {
         return statFollowingLinks(path, &info) == 0 ? info : nil
     }
 
+    /// Whether `path` itself is a symbolic link (lstat(2)).
+    public static func isSymlink(_ path: String) -> Bool {
+        var info = Glibc.stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    }
+
     public static func close(_ fd: Int32) { _ = Glibc.close(fd) }
 
     /// Where an open file is now (`/proc/self/fd/N`), wherever it was renamed to; nil once it is deleted.

@@ -7,8 +7,12 @@ extension Tailer {
     /// old ones dropped).
     func rewatch() {
         var wanted: Set<String> = [Paths.parent(of: configFile.path)]
-        if state != .disabled { wanted.formUnion(configuration.sources.flatMap(discovery.watchDirectories)) }
-        watches.want(wanted)
+        var links: [String: Set<String>] = [:]
+        if state != .disabled {
+            wanted.formUnion(configuration.sources.flatMap(discovery.watchDirectories))
+            for source in configuration.sources { links.merge(discovery.linkedFolders(for: source)) { $0.union($1) } }
+        }
+        watches.want(wanted, links: links)
     }
 
     /// SIGUSR1: recording ⇄ idle.

@@ -7,6 +7,9 @@ extension Tailer {
     /// the file opened no longer starts with that content: it was rotated between the look and the open.
     @discardableResult
     func follow(_ path: String, from offset: Int64, fingerprint: Fingerprint?) throws(SinkError) -> Bool {
+        // A symlink to another source's live file (`/var/log/containers` beside `/var/log/pods`): that file is
+        // read under its own path, with its own rotations, once.
+        if Syscall.isSymlink(path), let target = PathDiscovery.realPath(path), target != path, isLive(target) { return true }
         let file: TailedFile
         switch try open(path, as: path, from: offset, fingerprint: fingerprint) {
         case .opened(let opened): file = opened
@@ -23,6 +26,8 @@ extension Tailer {
         // Its checkpoint speaks for the path once it has one (`commit`); an empty file has none yet, so a deleted
         // predecessor's position stays till then (a restart resumes that content, not reads the chain as new).
         if file.source != nil { positions.followed(path) }
+        // A symlink followed for the first time: the folder it points into is watched from now on.
+        if !watches.isLinked(path), Syscall.isSymlink(path) { rewatch() }
         events.report(.following(path: path, offset: offset))
         try readFollowedBacklog(file, from: offset)
         try read(file)

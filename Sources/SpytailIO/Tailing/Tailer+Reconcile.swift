@@ -23,6 +23,8 @@ extension Tailer {
             if files[file.identity] != nil { try reconcile(file) }
         }
         try lookAtRetired(in: directory)
+        // Live symlinks pointing here: their file may have been rotated, or the link points elsewhere now.
+        for path in watches.linksInto(directory).sorted() { try reconcilePath(path) }
         let names = Set(Paths.names(in: directory) ?? [])
         for name in names {
             let path = Paths.join(directory, name)

@@ -9,6 +9,8 @@ struct DirectoryWatches {
     let watcher: (any FileEvents)?
     /// The folders the sources and the config need.
     private(set) var wanted: Set<String> = []
+    /// Folders that followed symlinks point into, each with the live paths (the symlinks) that point there.
+    private(set) var links: [String: Set<String>] = [:]
     /// Folders held for drained or retired files outside `wanted`, with how many files hold each.
     private var holds: [String: Int] = [:]
     /// Folders a watch failed on, looked at every poll instead and tried again.
@@ -25,15 +27,23 @@ struct DirectoryWatches {
     /// Whether `directory` is watched for the sources or the config (a hold does not count).
     func isWanted(_ directory: String) -> Bool { wanted.contains(directory) }
 
-    /// Watches exactly `directories` for the sources and the config: new ones added, old ones dropped
-    /// unless a drained file still holds them.
-    mutating func want(_ directories: Set<String>) {
+    /// Watches exactly `directories` for the sources and the config, and the folders of `links` (where live
+    /// symlinks point): new ones added, old ones dropped unless a drained file still holds them.
+    mutating func want(_ directories: Set<String>, links: [String: Set<String>] = [:]) {
+        let directories = directories.union(links.keys)
         for directory in directories.subtracting(wanted) where holds[directory] == nil {
             if watcher?.watch(directory) == false { failed.insert(directory) }
         }
         for directory in wanted.subtracting(directories) where holds[directory] == nil { watcher?.unwatch(directory) }
         wanted = directories
+        self.links = links
     }
+
+    /// The live symlinks that point into `directory`.
+    func linksInto(_ directory: String) -> Set<String> { links[directory] ?? [] }
+
+    /// Whether `path`, a live symlink, points into a folder watched for it.
+    func isLinked(_ path: String) -> Bool { links.values.contains { $0.contains(path) } }
 
     /// A drained file sits in `directory`: watched until its last holder lets go.
     mutating func hold(_ directory: String) {
