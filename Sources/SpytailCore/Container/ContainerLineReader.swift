@@ -5,7 +5,8 @@ import Glibc
 /// with it and where. Holds the JSON scanner and the buffer a Docker `log` string is decoded into.
 public final class ContainerLineReader {
     public let format: ContainerFormat
-    private var scanner = JSONLineScanner()
+    /// Made for the first line that is not as the driver writes it (2.8 KB each, one reader per file).
+    private lazy var scanner = JSONLineScanner()
     private var fields: [FieldValue] = []
     /// Where a Docker `log` with escapes is decoded; decoding never makes a string longer.
     private var decoded: UnsafeMutablePointer<UInt8>
