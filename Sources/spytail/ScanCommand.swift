@@ -27,6 +27,8 @@ struct ScanCommand: ParsableCommand {
             record (gapReason "damaged") where reading stopped; the scan goes on and exits 1. When the reader \
             of stdout goes away (| head), the scan stops and exits 0.
 
+            With --merge, every file is read at once and the entries come out in the order of their             timestamps, across files and sources (an entry without a timestamp stays after the one before             it in its file; equal times keep the order of the files). Each file is still read in its own             order, so a rotated chain stays oldest first.
+
             A summary goes to stderr at the end (lines read, records per output, records per filter).
             """)
 
@@ -60,6 +62,9 @@ struct ScanCommand: ParsableCommand {
                                valueName: "n"))
     var threads: Int?
 
+    @Flag(help: "Merge the files' entries into one stream ordered by timestamp (one thread; every file open at once).")
+    var merge = false
+
     @Flag(name: .shortAndLong, help: "No progress and no summary on stderr; problems are still reported.")
     var quiet = false
 
@@ -68,6 +73,7 @@ struct ScanCommand: ParsableCommand {
 
     func validate() throws {
         if let threads, threads < 0 || threads > 256 { throw ValidationError("--threads must be between 0 and 256") }
+        if merge && threads != nil { throw ValidationError("--merge runs on one thread: leave out --threads") }
         for (name, value) in [("--since", since), ("--until", until)] {
             if let value, TimestampParser.iso8601(value) == nil {
                 throw ValidationError("\(name) '\(value)' is not an RFC 3339 time such as 2026-11-20T10:00:00Z")
@@ -97,11 +103,18 @@ struct ScanCommand: ParsableCommand {
         let inputs = try inputPaths(file)
         let reporter = ConsoleReporter(logger: Logger(label: "spytail"), verbose: verbose,
                                        progress: !quiet && isatty(STDERR_FILENO) == 1, clock: clock, totalFiles: inputs.count)
-        let runner = ScanRunner(config: compiled, outputs: outputs, window: window, events: reporter,
-                                workers: threads ?? WorkerThreads.availableCores)
-        let report: ScanReport
+        let report: ScanReport, statistics: () -> PipelineStats, filters: [String]
         do {
-            report = try runner.run(files: inputs)
+            if merge {
+                let runner = MergeRunner(config: compiled, outputs: outputs, window: window, events: reporter)
+                report = try runner.run(files: inputs)
+                (statistics, filters) = ({ runner.statistics }, runner.filterDescriptions)
+            } else {
+                let runner = ScanRunner(config: compiled, outputs: outputs, window: window, events: reporter,
+                                        workers: threads ?? WorkerThreads.availableCores)
+                report = try runner.run(files: inputs)
+                (statistics, filters) = ({ runner.statistics }, runner.filterDescriptions)
+            }
         } catch {
             reporter.endProgress()
             if error.cause == .closedByReader {
@@ -113,7 +126,7 @@ struct ScanCommand: ParsableCommand {
         }
         reporter.endProgress()
         if !quiet {
-            let summary = ScanSummary(report: report, stats: runner.statistics, filters: runner.filterDescriptions,
+            let summary = ScanSummary(report: report, stats: statistics(), filters: filters,
                                       outputs: config.outputs, window: window, elapsed: started.duration(to: clock.now))
             FileHandleStderr.write(summary.text)
         }

@@ -162,6 +162,31 @@ struct CommandLineTests {
         #expect(result.stderr.contains("outside --since/--until: 7 entries"))
     }
 
+    /// `scan --merge`: two sources' files, one of them a gzipped rotated chain, as one stream in time order;
+    /// `--threads` with it is refused with why.
+    @Test func mergeGivesOneStreamInTimeOrderAcrossSourcesAndChains() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        for folder in ["api", "db"] { try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true) }
+        _ = dir.write("api/app.log.1.gz", Gzip.member("2026-11-20T10:00:00Z INFO api0\n2026-11-20T10:00:02Z INFO api2\n"))
+        _ = dir.write("api/app.log", "2026-11-20T10:00:04Z INFO api4\n")
+        _ = dir.write("db/db.log", "2026-11-20T10:00:01Z WARN db1\n2026-11-20T10:00:03Z INFO db3\n2026-11-20T10:00:05Z INFO db5\n")
+        let config = dir.write("c.json", #"""
+            {"parse": {"pattern": "^(?<timestamp>\\S+) (?<level>\\S+) (?<message>.*)$"},
+             "sources": [{"name": "api", "include": ["api/app.log"], "rotated": true}, {"name": "db", "include": ["db/*.log"]}],
+             "outputs": [{"type": "stdout", "format": "jsonl"}]}
+            """#)
+        let result = try Harness.spytail(["scan", "--merge", "-c", config])
+        #expect(result.status == 0, "\(result.stderr)")
+        let records = try Harness.records(result)
+        #expect(records.map { $0["message"] as? String } == ["api0", "db1", "api2", "db3", "api4", "db5"])
+        #expect(records.map { ($0["source"] as? [String: Any])?["name"] as? String } == ["api", "db", "api", "db", "api", "db"])
+        let plain = try Harness.spytail(["scan", "-c", config])
+        #expect(try Harness.records(plain).map { $0["message"] as? String } == ["api0", "api2", "api4", "db1", "db3", "db5"])
+        let refused = try Harness.spytail(["scan", "--merge", "--threads", "2", "-c", config])
+        #expect(refused.status != 0 && refused.stderr.contains("--merge runs on one thread"), "\(refused.stderr)")
+    }
+
     @Test func hostileBytesStillGiveValidJSONAndTheRestOfTheFile() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }

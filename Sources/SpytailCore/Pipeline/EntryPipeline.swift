@@ -51,12 +51,12 @@ public final class EntryPipeline {
     }
 
     /// Builds the pipeline a compiled config describes, with one sink per configured output.
-    public convenience init(config: CompiledConfig, sinks: [any EntrySink], window: TimeWindow? = nil) {
+    public convenience init(config: CompiledConfig, sinks: [any EntrySink], window: TimeWindow? = nil, readsTime: Bool = false) {
         precondition(sinks.count == config.config.outputs.count, "one sink per output")
         let routes = zip(config.outputConditions, sinks).map { Route(condition: $0, sink: $1) }
         self.init(rules: config.rules, continuation: config.continuation, maxLineBytes: config.config.parse.maxLineBytes,
                   filters: config.filters, routes: routes, window: window,
-                  readsTime: config.config.outputs.contains { $0.destination.carriesParsedTime })
+                  readsTime: readsTime || config.config.outputs.contains { $0.destination.carriesParsedTime })
     }
 
     /// Counters so far, filter counts included.
@@ -78,6 +78,12 @@ public final class EntryPipeline {
 
     /// Classifies, filters and routes one assembled entry.
     public func process(_ entry: inout SpyEntry) throws(SinkError) {
+        if admit(&entry) { try route(entry) }
+    }
+
+    /// Classifies one assembled entry and applies the time window: true when it goes on to `deliver` (the
+    /// first half of `process`, for a caller that orders entries before they go out: `scan --merge`).
+    public func admit(_ entry: inout SpyEntry) -> Bool {
         stats.entries += 1
         rules.classify(&entry, readTime: readsTime)
         if entry.parseError != nil { stats.countParseError(source: entry.file.source) }
@@ -85,12 +91,15 @@ public final class EntryPipeline {
             if let time = entry.time { lastInWindow = window.contains(time) }
             guard lastInWindow else {
                 stats.outsideWindow += 1
-                return
+                return false
             }
         }
         stats.count(category: entry.category)
-        try route(entry)
+        return true
     }
+
+    /// Filters an entry `admit` let through and hands it to the outputs (the second half of `process`).
+    public func deliver(_ entry: borrowing SpyEntry) throws(SinkError) { try route(entry) }
 
     /// Filters a classified entry and hands it to every output whose `where` it meets. `borrowing`: the
     /// entry is read in place, never copied (a copy costs a retain and a release of each of its buffers).

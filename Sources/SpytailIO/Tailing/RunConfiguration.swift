@@ -15,10 +15,7 @@ struct RunConfiguration {
         self.file = file
         outputs = try OutputOpener.open(file.config.outputs, sources: file.config.sources, vocabulary: file.compiled.rules.vocabulary, resolve: file.resolve,
                                         remote: remote)
-        pipeline = EntryPipeline(config: file.compiled, sinks: outputs.map { output -> any EntrySink in
-            output.writer.routesByFile ? SourceRoutingSink(formatter: output.formatter, writer: output.writer)
-                : FormattingSink(formatter: output.formatter, writer: output.writer)
-        })
+        pipeline = EntryPipeline(config: file.compiled, sinks: outputs.map { $0.makeSink() })
         discovery = PathDiscovery(baseDirectory: file.baseDirectory, sources: file.config.sources)
         settings = RunSettings(config: file.config)
     }

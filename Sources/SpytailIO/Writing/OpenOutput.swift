@@ -12,4 +12,10 @@ public struct OpenOutput {
         self.writer = writer
         self.delivery = delivery
     }
+
+    /// The sink that formats entries for this output and writes them as they come (one per destination
+    /// file when the path holds a placeholder).
+    public func makeSink() -> any EntrySink {
+        writer.routesByFile ? SourceRoutingSink(formatter: formatter, writer: writer) : FormattingSink(formatter: formatter, writer: writer)
+    }
 }
