@@ -118,15 +118,7 @@ public final class MergeRunner {
 
     /// Opens `path` and queues the entries of its first bytes; nil when it cannot be read or is empty.
     private func open(_ path: String, source sourceIndex: Int, into report: inout ScanReport) -> Cursor? {
-        let source: any ByteSource
-        do {
-            source = try FileOpener.open(path)
-        } catch {
-            report.errors.append(error)
-            events.report(.readFailed(error))
-            return nil
-        }
-        events.report(.fileStarted(path: path, compressed: source.isCompressed))
+        guard let source = report.open(path, events: events) else { return nil }
         let head: Fingerprinter.Head
         do {
             head = try Fingerprinter.head(of: source, into: buffer)
@@ -174,14 +166,7 @@ public final class MergeRunner {
     }
 
     private func finish(_ path: String, lines: Int, bytes: Int64, _ failure: ReadError?, _ report: inout ScanReport) {
-        report.filesRead += 1
-        report.linesRead += lines
-        report.bytesRead += bytes
-        if let failure {
-            report.errors.append(failure)
-            events.report(.readFailed(failure))
-        }
-        events.report(.fileFinished(path: path, lines: lines, bytes: bytes))
+        report.finished(path, lines: lines, bytes: bytes, failure: failure, events: events)
     }
 }
 

@@ -162,15 +162,7 @@ public final class ScanRunner: BlockSink {
     // MARK: reading
 
     private func read(_ path: String, source sourceIndex: Int, into report: inout ScanReport) throws(SinkError) {
-        let source: any ByteSource
-        do {
-            source = try FileOpener.open(path)
-        } catch {
-            report.errors.append(error)
-            events.report(.readFailed(error))
-            return
-        }
-        events.report(.fileStarted(path: path, compressed: source.isCompressed))
+        guard let source = report.open(path, events: events) else { return }
         var failure: ReadError?
         var filled = 0, found: Fingerprint?
         do {
@@ -223,14 +215,7 @@ public final class ScanRunner: BlockSink {
     }
 
     private func finish(_ path: String, lines: Int, bytes: Int64, _ failure: ReadError?, _ report: inout ScanReport) {
-        report.filesRead += 1
-        report.linesRead += lines
-        report.bytesRead += bytes
-        if let failure {
-            report.errors.append(failure)
-            events.report(.readFailed(failure))
-        }
-        events.report(.fileFinished(path: path, lines: lines, bytes: bytes))
+        report.finished(path, lines: lines, bytes: bytes, failure: failure, events: events)
     }
 
     // MARK: blocks
