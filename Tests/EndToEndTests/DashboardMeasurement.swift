@@ -53,6 +53,7 @@ struct DashboardMeasurement {
     /// probes' latencies in milliseconds (empty without a browser).
     func measure(withDashboard: Bool) throws -> (Figures, [Int]) {
         let dir = try RunTools.workspace()
+        defer { dir.remove() }
         FileManager.default.createFile(atPath: dir.file("logs/app.log"), contents: nil)
         let http = try HTTPRun(in: dir)
         defer { _ = http.spytail.stop() }

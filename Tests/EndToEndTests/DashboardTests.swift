@@ -5,7 +5,8 @@ import SpytailTestSupport
 /// The dashboard at `/`, in a real browser (Debian's headless chromium through chromedriver) against the real
 /// binary: entries arriving live, category toggles and filter chips, search, the drawer's state switch with
 /// the output file as witness, hostile messages, the Spotlight tour, and the page's own JavaScript unit tests.
-/// Each test leaves screenshots in its workspace (`dashboard-*.png`; also in `$SPYTAIL_SCREENSHOTS` if set).
+/// Each test saves screenshots (`dashboard-*.png`) in `$SPYTAIL_SCREENSHOTS` when set; its workspace (with the
+/// browser's profile, ~57 MB) is removed at the end.
 @Suite(.ownThread, .serialized)
 struct DashboardTests {
     static let lines = """
@@ -42,6 +43,8 @@ struct DashboardTests {
             }
         }
 
+        deinit { dir.remove() }
+
         /// Ends the browser and spytail; spytail must still be running and stop cleanly (a sanitizer's report
         /// ends it early with its own status: its stderr is in the message).
         func stop() {
@@ -68,7 +71,7 @@ struct DashboardTests {
             TextLines.ofFile(dir.file("out.jsonl"))
         }
 
-        /// Saves the page in the workspace, and in `$SPYTAIL_SCREENSHOTS` when set (the README's picture comes
+        /// Saves the page in the workspace (removed with it), and in `$SPYTAIL_SCREENSHOTS` when set (the README's picture comes
         /// from `SPYTAIL_SCREENSHOTS=/tmp/shots swift test --filter DashboardTests`: dashboard-toggle.png).
         func screenshot(_ name: String) {
             try? browser.screenshot(dir.file("dashboard-\(name).png"))
@@ -433,6 +436,7 @@ struct DashboardTests {
     func theDashboardsJavaScriptUnitTestsPassInTheBrowser() throws {
         guard WebDriver.available else { throw WebDriver.Failure(description: WebDriver.missing) }
         let dir = try RunTools.workspace(["site", "site/assets"])
+        defer { dir.remove() }
         let dashboard = Harness.packageRoot.appendingPathComponent("Sources/SpytailHTTP/Dashboard")
         let unitTests = Harness.packageRoot.appendingPathComponent("Tests/EndToEndTests/DashboardUnitTests")
         for (from, to) in [(unitTests, "test.html"), (unitTests, "assets/tests.js"), (dashboard, "assets/model.js"),
@@ -466,6 +470,7 @@ struct DashboardTests {
     @Test
     func theBinaryServesTheDashboardButNotItsTests() throws {
         let dir = try RunTools.workspace()
+        defer { dir.remove() }
         let http = try HTTPRun(in: dir)
         defer { _ = http.spytail.stop() }
         #expect(try http.request("/").status == 200)

@@ -19,6 +19,7 @@ struct HTTPFaceTests {
 
     @Test func probesMetricsApiAndTheTokenRules() throws {
         let dir = try RunTools.workspace()
+        defer { dir.remove() }
         try Self.lines.write(toFile: dir.file("logs/app.log"), atomically: true, encoding: .utf8)
         let http = try HTTPRun(in: dir)
         defer { _ = http.spytail.stop() }
@@ -111,6 +112,7 @@ struct HTTPFaceTests {
 
     @Test func theStreamDeliversEntriesAndTheViewerLimitHolds() throws {
         let dir = try RunTools.workspace()
+        defer { dir.remove() }
         try Self.lines.write(toFile: dir.file("logs/app.log"), atomically: true, encoding: .utf8)
         try "0123456789abcdef-token\n".write(toFile: dir.file("state/token"), atomically: true, encoding: .utf8)
         let http = try HTTPRun(in: dir, http: #""tokenFile": "state/token", "maxViewers": 1"#)
@@ -148,6 +150,7 @@ struct HTTPFaceTests {
 
     @Test func aViewerThatNeverReadsSlowsNothingAndIsToldWhatItMissed() throws {
         let dir = try RunTools.workspace()
+        defer { dir.remove() }
         FileManager.default.createFile(atPath: dir.file("logs/app.log"), contents: nil)
         let http = try HTTPRun(in: dir, http: #""tokenFile": "state/token", "recentEntries": 1000"#, extra: "") { try "slow-viewer-token-0123\n".write(toFile: dir.file("state/token"), atomically: true, encoding: .utf8) }
         defer { _ = http.spytail.stop() }
@@ -180,6 +183,7 @@ struct HTTPFaceTests {
 
     @Test func aListenAddressInUseIsAClearErrorAndBadSettingsAreNamed() throws {
         let dir = try RunTools.workspace()
+        defer { dir.remove() }
         FileManager.default.createFile(atPath: dir.file("logs/app.log"), contents: nil)
         let first = try HTTPRun(in: dir)
         defer { _ = first.spytail.stop() }
@@ -204,8 +208,11 @@ struct HTTPFaceTests {
 extension HTTPFaceTests {
     @Test func aReloadMovesTheServerOrIsRefusedWhenTheNewAddressCannotBeBound() throws {
         let dir = try RunTools.workspace()
+        defer { dir.remove() }
         FileManager.default.createFile(atPath: dir.file("logs/app.log"), contents: nil)
-        let other = try HTTPRun(in: try RunTools.workspace())  // holds a port of its own
+        let otherDir = try RunTools.workspace()
+        defer { otherDir.remove() }
+        let other = try HTTPRun(in: otherDir)  // holds a port of its own
         defer { _ = other.spytail.stop() }
         let http = try HTTPRun(in: dir)
         defer { _ = http.spytail.stop() }
@@ -232,6 +239,7 @@ extension HTTPFaceTests {
 
     @Test func aClientThatSendsItsRequestByteByByteIsDropped() throws {
         let dir = try RunTools.workspace()
+        defer { dir.remove() }
         FileManager.default.createFile(atPath: dir.file("logs/app.log"), contents: nil)
         let http = try HTTPRun(in: dir)
         defer { _ = http.spytail.stop() }

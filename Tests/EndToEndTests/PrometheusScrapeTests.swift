@@ -20,6 +20,7 @@ struct PrometheusScrapeTests {
                 "Debian's prometheus package is missing: scripts/install-deps installs it")
         guard FileManager.default.isExecutableFile(atPath: Self.prometheus) else { return }
         let dir = try RunTools.workspace(["logs", "state", "tsdb"])
+        defer { dir.remove() }
         var text = ""
         for i in 0..<40 { text += "2026-11-20T10:00:\(String(format: "%02d", i % 60))Z \(i % 4 == 0 ? "DEBUG" : "INFO") line \(i)\n" }
         try text.write(toFile: dir.file("logs/app.log"), atomically: true, encoding: .utf8)
