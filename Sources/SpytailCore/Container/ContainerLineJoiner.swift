@@ -247,13 +247,14 @@ public struct ContainerLineJoiner {
         }
     }
 
-    /// Hands out `entry` from its own storage: the envelope is appended to its text for the call (the text is
-    /// emptied for the next entry after it).
+    /// Hands out `entry` from its own storage: the envelope is appended to its text for the call only (an
+    /// output that throws leaves the entry as it was, as `send` does).
     private static func sendInPlace<E: Error>(_ entry: inout Building, _ emit: (Line) throws(E) -> Void) throws(E) {
         let textLength = entry.text.count
         let shape = ContainerShape(headLength: entry.headLength ?? textLength, envelopeStart: entry.problem == nil ? textLength : nil,
                                    lineCount: entry.lineCount, problem: entry.problem)
         entry.envelope.withUnsafeBufferPointer { entry.text.append(contentsOf: $0) }
+        defer { entry.text.removeLast(entry.text.count - textLength) }
         let (offset, truncated) = (entry.offset, entry.truncated)
         try entry.text.withUnsafeBufferPointer { (bytes) throws(E) in
             try emit(Line(bytes: bytes, offset: offset, truncated: truncated, container: shape))
