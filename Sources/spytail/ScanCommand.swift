@@ -27,7 +27,10 @@ struct ScanCommand: ParsableCommand {
             record (gapReason "damaged") where reading stopped; the scan goes on and exits 1. When the reader \
             of stdout goes away (| head), the scan stops and exits 0.
 
-            With --merge, every file is read at once and the entries come out in the order of their             timestamps, across files and sources (an entry without a timestamp stays after the one before             it in its file; equal times keep the order of the files). Each file is still read in its own             order, so a rotated chain stays oldest first.
+            With --merge, every file is read at once and the entries come out in the order of their \
+            timestamps, across files and sources (an entry without a timestamp stays after the one before \
+            it in its file; equal times keep the order of the files). Each file is still read in its own \
+            order, so a rotated chain stays oldest first.
 
             A summary goes to stderr at the end (lines read, records per output, records per filter).
             """)
