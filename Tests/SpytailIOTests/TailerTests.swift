@@ -425,17 +425,9 @@ struct TailerStateChangeTests {
     @Test func anEntryHeldAcrossAStateChangeGoesWhereItsStateSays() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        try FileManager.default.createDirectory(atPath: dir.file("logs"), withIntermediateDirectories: true)
-        let log = dir.write("logs/app.log", "read while recording\n")
-        let config = dir.write("c.json", #"""
-            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "parse": {"multiline": {"continuation": "^\\s", "idleTimeoutMs": 5000}},
-             "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
-            """#)
+        let run = try MultilineRun(in: dir, firstLine: "read while recording", idleTimeoutMs: 5000)
+        let (log, spy, reporter, clock, telemetry, tailer) = (run.log, run.spy, run.reporter, run.clock, run.telemetry, run.tailer)
         func exported() -> [String] { TailerTests.messages(in: dir.file("out.jsonl")) }
-        let spy = RecordingFileEvents(), reporter = RecordingEventReporter(), clock = ManualClock()
-        let telemetry = RunTelemetry(recentEntries: 10)  // shows how far the file was read
-        let tailer = try Tailer(configFile: ConfigFile(path: config), store: nil, events: reporter, clock: clock,
-                                fileEvents: spy.factory, telemetry: telemetry)
         let finished = TailerTests.start(tailer)
         let logs = dir.file("logs")
         // Held: the clock never moves, so only the state change can let it out.
@@ -472,17 +464,9 @@ struct TailerIdleTimeoutTests {
     @Test func theRestOfAnEntryOnDiskButNotToldIsReadBeforeTheEntryGoesOut() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        try FileManager.default.createDirectory(atPath: dir.file("logs"), withIntermediateDirectories: true)
-        let log = dir.write("logs/app.log", "boom\n")
-        let config = dir.write("c.json", #"""
-            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "parse": {"multiline": {"continuation": "^\\s", "idleTimeoutMs": 1000}},
-             "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
-            """#)
+        let run = try MultilineRun(in: dir, firstLine: "boom", idleTimeoutMs: 1000)
+        let (log, reporter, clock, telemetry, tailer) = (run.log, run.reporter, run.clock, run.telemetry, run.tailer)
         let output = dir.file("out.jsonl")
-        let spy = RecordingFileEvents(), reporter = RecordingEventReporter(), clock = ManualClock()
-        let telemetry = RunTelemetry(recentEntries: 10)  // shows how far the file was read
-        let tailer = try Tailer(configFile: ConfigFile(path: config), store: nil, events: reporter, clock: clock, fileEvents: spy.factory,
-                                telemetry: telemetry)
         let finished = TailerTests.start(tailer)
         #expect(Waiting.until(10, every: 0.01) { reporter.events.contains { if case .following = $0 { true } else { false } } })
         // Its continuation is written, but no event tells of it (a loop behind its queue).
@@ -497,5 +481,25 @@ struct TailerIdleTimeoutTests {
         #expect(record?["detail"] as? String == "  at frame 1", "the entry whole: \(String(describing: record))")
         tailer.inbox.push(.signal(SIGTERM))
         #expect(Waiting.until(10, every: 0.01) { finished.value })
+    }
+}
+
+/// A tailer over `logs/app.log` (its first line written) with a multiline rule, scripted file events, a manual
+/// clock and telemetry that shows how far the file was read; jsonl into `out.jsonl`.
+struct MultilineRun {
+    let log: String
+    let spy = RecordingFileEvents(), reporter = RecordingEventReporter(), clock = ManualClock()
+    let telemetry = RunTelemetry(recentEntries: 10)
+    let tailer: Tailer<ManualClock>
+
+    init(in dir: TemporaryDirectory, firstLine: String, idleTimeoutMs: Int) throws {
+        try FileManager.default.createDirectory(atPath: dir.file("logs"), withIntermediateDirectories: true)
+        log = dir.write("logs/app.log", firstLine + "\n")
+        let config = dir.write("c.json", #"""
+            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "parse": {"multiline": {"continuation": "^\\s", "idleTimeoutMs": \#(idleTimeoutMs)}},
+             "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}
+            """#)
+        tailer = try Tailer(configFile: ConfigFile(path: config), store: nil, events: reporter, clock: clock, fileEvents: spy.factory,
+                            telemetry: telemetry)
     }
 }

@@ -38,16 +38,24 @@ public final class SourcePathTemplate {
 
     /// The names between braces in `path` (`source`, `k8s.namespace`), in order; nil when a brace is unpaired.
     public static func placeholders(in path: String) -> [String]? {
-        var names: [String] = []
-        var rest = Substring(path)
+        pieces(of: path)?.compactMap { $0.isPlaceholder ? $0.text : nil }
+    }
+
+    /// `template` cut into its literal text and the names between its braces, in order; nil when a brace is
+    /// unpaired. The one reading of the syntax, for the config's check and for the writer.
+    static func pieces(of template: String) -> [(text: String, isPlaceholder: Bool)]? {
+        var pieces: [(text: String, isPlaceholder: Bool)] = []
+        var rest = Substring(template)
         while let open = rest.firstIndex(where: { $0 == "{" || $0 == "}" }) {
             guard rest[open] == "{", let close = rest[open...].firstIndex(of: "}") else { return nil }
             let name = rest[rest.index(after: open)..<close]
             guard !name.contains("{") else { return nil }
-            names.append(String(name))
+            if open > rest.startIndex { pieces.append((String(rest[..<open]), false)) }
+            pieces.append((String(name), true))
             rest = rest[rest.index(after: close)...]
         }
-        return names
+        if !rest.isEmpty { pieces.append((String(rest), false)) }
+        return pieces
     }
 
     /// The path for the entries of `file`.
@@ -88,23 +96,14 @@ public final class SourcePathTemplate {
         return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? "_" : cleaned
     }
 
+    /// The template's parts; one the config's check refused (unpaired braces, an unknown name) stays literal.
     static func parse(_ template: String) -> [Part] {
-        var parts: [Part] = []
-        var rest = Substring(template)
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            if open > rest.startIndex { parts.append(.literal(String(rest[..<open]))) }
-            let name = String(rest[rest.index(after: open)..<close])
-            if name == "source" {
-                parts.append(.source)
-            } else if let dot = name.firstIndex(of: ".") {
-                parts.append(.pathField(key: String(name[..<dot]), group: String(name[name.index(after: dot)...])))
-            } else {
-                parts.append(.literal("{\(name)}"))  // refused by the config's check
-            }
-            rest = rest[rest.index(after: close)...]
+        (pieces(of: template) ?? [(template, false)]).map { piece in
+            guard piece.isPlaceholder else { return .literal(piece.text) }
+            if piece.text == "source" { return .source }
+            guard let dot = piece.text.firstIndex(of: ".") else { return .literal("{\(piece.text)}") }
+            return .pathField(key: String(piece.text[..<dot]), group: String(piece.text[piece.text.index(after: dot)...]))
         }
-        if !rest.isEmpty { parts.append(.literal(String(rest))) }
-        return parts
     }
 
     /// Why a source's name cannot be part of a file name, if it cannot.

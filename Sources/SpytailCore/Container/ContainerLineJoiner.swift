@@ -26,6 +26,12 @@ public struct ContainerLineJoiner {
         var problem: ParseProblem?
 
         var byteCount: Int { text.count + envelope.count }
+
+        /// How it goes out: its text, then its envelope (none for a refused line).
+        var shape: ContainerShape {
+            ContainerShape(headLength: headLength ?? text.count, envelopeStart: problem == nil ? text.count : nil, lineCount: lineCount,
+                           problem: problem)
+        }
     }
 
     public let format: ContainerFormat
@@ -239,9 +245,7 @@ public struct ContainerLineJoiner {
         out.removeAll(keepingCapacity: true)
         out.append(contentsOf: entry.text)
         out.append(contentsOf: entry.envelope)
-        let shape = ContainerShape(headLength: entry.headLength ?? entry.text.count, envelopeStart: entry.problem == nil ? entry.text.count : nil,
-                                   lineCount: entry.lineCount, problem: entry.problem)
-        let (offset, truncated) = (entry.offset, entry.truncated)
+        let (shape, offset, truncated) = (entry.shape, entry.offset, entry.truncated)
         try out.withUnsafeBufferPointer { (bytes) throws(E) in
             try emit(Line(bytes: bytes, offset: offset, truncated: truncated, container: shape))
         }
@@ -250,12 +254,9 @@ public struct ContainerLineJoiner {
     /// Hands out `entry` from its own storage: the envelope is appended to its text for the call only (an
     /// output that throws leaves the entry as it was, as `send` does).
     private static func sendInPlace<E: Error>(_ entry: inout Building, _ emit: (Line) throws(E) -> Void) throws(E) {
-        let textLength = entry.text.count
-        let shape = ContainerShape(headLength: entry.headLength ?? textLength, envelopeStart: entry.problem == nil ? textLength : nil,
-                                   lineCount: entry.lineCount, problem: entry.problem)
+        let (textLength, shape, offset, truncated) = (entry.text.count, entry.shape, entry.offset, entry.truncated)
         entry.envelope.withUnsafeBufferPointer { entry.text.append(contentsOf: $0) }
         defer { entry.text.removeLast(entry.text.count - textLength) }
-        let (offset, truncated) = (entry.offset, entry.truncated)
         try entry.text.withUnsafeBufferPointer { (bytes) throws(E) in
             try emit(Line(bytes: bytes, offset: offset, truncated: truncated, container: shape))
         }

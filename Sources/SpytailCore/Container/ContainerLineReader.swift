@@ -98,15 +98,22 @@ public final class ContainerLineReader {
         guard let time, Self.isTime(UnsafeBufferPointer(rebasing: line[time])) else {
             throw ParseProblem(.docker, .badEnvelope(.time), at: 0)
         }
-        var content = UnsafeBufferPointer(rebasing: line[log.range])
-        if log.escaped { content = decode(content) }
+        let content = UnsafeBufferPointer(rebasing: line[log.range])
+        return Self.dockerLine(stream: stream, time: UnsafeBufferPointer(rebasing: line[time]), log: log.escaped ? decode(content) : content,
+                               attrs: attrs.map { UnsafeBufferPointer(rebasing: line[$0]) })
+    }
+
+    /// A Docker line from its decoded `log`: a `log` that does not end in `\n` is a part of a longer line; the
+    /// final `\n` (and a `\r` before it) is not the application's text.
+    private static func dockerLine(stream: ContainerStream, time: UnsafeBufferPointer<UInt8>, log: UnsafeBufferPointer<UInt8>,
+                                   attrs: UnsafeBufferPointer<UInt8>?) -> ContainerLine {
+        var content = log
         let partial = content.last != 0x0A
         if !partial {
             content = UnsafeBufferPointer(rebasing: content.dropLast())
             if content.last == 0x0D { content = UnsafeBufferPointer(rebasing: content.dropLast()) }
         }
-        return ContainerLine(stream: stream, partial: partial, time: UnsafeBufferPointer(rebasing: line[time]),
-                             content: content, attrs: attrs.map { UnsafeBufferPointer(rebasing: line[$0]) })
+        return ContainerLine(stream: stream, partial: partial, time: time, content: content, attrs: attrs)
     }
 
     private static let logOpening: StaticString = #"{"log":""#
@@ -146,13 +153,7 @@ public final class ContainerLineReader {
         guard n - timeStart > 2, line[n - 1] == UInt8(ascii: "}"), line[n - 2] == UInt8(ascii: "\"") else { return nil }
         let time = UnsafeBufferPointer(rebasing: line[timeStart..<(n - 2)])
         guard !time.contains(UInt8(ascii: "\"")), !time.contains(UInt8(ascii: "\\")), Self.isTime(time) else { return nil }
-        var content = UnsafeBufferPointer(start: decoded, count: j)
-        let partial = content.last != 0x0A
-        if !partial {
-            content = UnsafeBufferPointer(rebasing: content.dropLast())
-            if content.last == 0x0D { content = UnsafeBufferPointer(rebasing: content.dropLast()) }
-        }
-        return ContainerLine(stream: stream, partial: partial, time: time, content: content, attrs: nil)
+        return Self.dockerLine(stream: stream, time: time, log: UnsafeBufferPointer(start: decoded, count: j), attrs: nil)
     }
 
     /// What a simple escape stands for: a quote, a backslash, a slash, `b`, `f`, `n`, `r`, `t`; nil for

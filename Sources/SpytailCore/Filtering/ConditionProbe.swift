@@ -30,11 +30,11 @@ public struct ConditionProbe: @unchecked Sendable, CustomStringConvertible {
         deinit { needle.deallocate() }
     }
 
-    /// `plainFields`: no source of the config reads keys from its lines (json, logfmt), so a field named by one
-    /// component is a regex group, found by its vocabulary index.
     /// Matched as a plain rule (a regex group by its index, the message), not through the fields.
     var matchesPlainly: Bool { kind == .rule }
 
+    /// `plainFields`: no source of the config reads keys from its lines (json, logfmt), so a field named by one
+    /// component is a regex group, found by its vocabulary index.
     public init(_ condition: EntryCondition, plainFields: Bool = false) {
         var bytes: [UInt8] = []
         var rule = Self.noRule

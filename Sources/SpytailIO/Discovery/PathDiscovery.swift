@@ -186,16 +186,16 @@ public struct PathDiscovery {
     /// leads to it (`/var/log/pods/…` rather than `/var/log/containers/…`, as `run` does), else the first. A
     /// path that cannot be looked at is kept (reading it says why).
     public static func onePathPerFile<T>(_ found: [T], path: (T) -> String) -> [T] {
-        func identity(_ item: T) -> FileIdentity? {
-            Syscall.stat(path(item)).map { FileIdentity(device: UInt64($0.st_dev), inode: UInt64($0.st_ino)) }
+        let looked = found.map { item in
+            (item: item, identity: Syscall.stat(path(item)).map { FileIdentity($0) }, isLink: Syscall.isSymlink(path(item)))
         }
-        let direct = Set(found.filter { !Syscall.isSymlink(path($0)) }.compactMap(identity))
+        let direct = Set(looked.filter { !$0.isLink }.compactMap(\.identity))
         var seen = Set<FileIdentity>()
-        return found.filter { item in
-            guard let id = identity(item) else { return true }
-            if Syscall.isSymlink(path(item)) && direct.contains(id) { return false }
+        return looked.filter { item in
+            guard let id = item.identity else { return true }
+            if item.isLink && direct.contains(id) { return false }
             return seen.insert(id).inserted
-        }
+        }.map(\.item)
     }
 
     /// For a source that follows symlinks: the folders its live symlinks point into, each with the live paths

@@ -9,7 +9,8 @@ extension Tailer {
     func follow(_ path: String, from offset: Int64, fingerprint: Fingerprint?) throws(SinkError) -> Bool {
         // A symlink to another source's live file (`/var/log/containers` beside `/var/log/pods`): that file is
         // read under its own path, with its own rotations, once.
-        if Syscall.isSymlink(path), let target = PathDiscovery.realPath(path), target != path, isLive(target) { return true }
+        let isLink = Syscall.isSymlink(path)
+        if isLink, let target = PathDiscovery.realPath(path), target != path, isLive(target) { return true }
         let file: TailedFile
         switch try open(path, as: path, from: offset, fingerprint: fingerprint) {
         case .opened(let opened): file = opened
@@ -27,7 +28,7 @@ extension Tailer {
         // predecessor's position stays till then (a restart resumes that content, not reads the chain as new).
         if file.source != nil { positions.followed(path) }
         // A symlink followed for the first time: the folder it points into is watched from now on.
-        if !watches.isLinked(path), Syscall.isSymlink(path) { rewatch() }
+        if isLink, !watches.isLinked(path) { rewatch() }
         events.report(.following(path: path, offset: offset))
         try readFollowedBacklog(file, from: offset)
         try read(file)
