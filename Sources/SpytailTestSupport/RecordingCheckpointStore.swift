@@ -5,12 +5,13 @@ import SpytailIO
 /// returns or throws, and can run a closure at each save (to check what the outputs hold at that moment).
 public final class RecordingCheckpointStore: CheckpointStore, @unchecked Sendable {
     public struct Save: Sendable {
-        public let checkpoints: [Checkpoint]
+        public let saved: SavedPositions
         public let durable: Bool
+        public var checkpoints: [Checkpoint] { saved.checkpoints }
     }
 
     private let state = Locked<(saves: [Save], loads: Int)>(([], 0))
-    public var loadResult: Result<[Checkpoint], CheckpointStoreError> = .success([])
+    public var loadResult: Result<SavedPositions, CheckpointStoreError> = .success(SavedPositions())
     public var saveError: CheckpointStoreError?
     public var onSave: (([Checkpoint]) -> Void)?
 
@@ -19,14 +20,14 @@ public final class RecordingCheckpointStore: CheckpointStore, @unchecked Sendabl
     public var saves: [Save] { state.withLock { $0.saves } }
     public var loadCallCount: Int { state.withLock { $0.loads } }
 
-    public func load() throws(CheckpointStoreError) -> [Checkpoint] {
+    public func load() throws(CheckpointStoreError) -> SavedPositions {
         state.withLock { $0.loads += 1 }
         return try loadResult.get()
     }
 
-    public func save(_ checkpoints: [Checkpoint], durable: Bool) throws(CheckpointStoreError) {
-        onSave?(checkpoints)
+    public func save(_ saved: SavedPositions, durable: Bool) throws(CheckpointStoreError) {
+        onSave?(saved.checkpoints)
         if let saveError { throw saveError }
-        state.withLock { $0.saves.append(Save(checkpoints: checkpoints, durable: durable)) }
+        state.withLock { $0.saves.append(Save(saved: saved, durable: durable)) }
     }
 }

@@ -66,6 +66,44 @@ struct ChainResumeTests {
         #expect(resume.plan(c.members, isPlain: { c.plain.contains($0) }) == c.plan)
     }
 
+    /// A copy created, written and rotated away between two looks of the last run sits before the checkpointed
+    /// member: what was seen under the path tells it from history.
+    @Test(arguments: [
+        ([copy(a), copy(c), live(b)], [a, b], [ChainResume.Step.catchUp(member: 1, offset: 0), .follow(member: 2, offset: 40, saved: saved(b, at: 40))]),
+        // the content read before it is gone (retention): what is left before the checkpointed member was never seen
+        ([copy(c), live(b)], [a, b], [.catchUp(member: 0, offset: 0), .follow(member: 1, offset: 40, saved: saved(b, at: 40))]),
+        // older than the newest seen member: history, left
+        ([copy(c), copy(a), live(b)], [a, b], [.follow(member: 2, offset: 40, saved: saved(b, at: 40))]),
+        // both forms of the unseen rotation: read once; a member without a first line cannot be named
+        ([copy(a), copy(nil), copy(c), copy(c), live(b)], [a, b], [.catchUp(member: 2, offset: 0), .follow(member: 4, offset: 40, saved: saved(b, at: 40))]),
+        // nothing known seen (a checkpoint file of an older spytail): as before
+        ([copy(a), copy(c), live(b)], [], [.follow(member: 2, offset: 40, saved: saved(b, at: 40))]),
+        ([copy(a), copy(c), live(b)], [a, b, c], [.follow(member: 2, offset: 40, saved: saved(b, at: 40))]),
+    ] as [([ChainResume.Member], [Fingerprint], [ChainResume.Step])])
+    func aCopyNeverSeenBeforeTheCheckpointedMemberIsRead(_ members: [ChainResume.Member], _ seen: [Fingerprint], _ steps: [ChainResume.Step]) {
+        var resume = ChainResume([Self.saved(Self.b, at: 40)], seen: seen.map { SavedPositions.Seen($0) })
+        #expect(resume.plan(members, isPlain: { _ in true }).steps == steps)
+    }
+
+    /// A copy the last run read to its end and let go, after the oldest checkpointed member (a drained file kept
+    /// its checkpoint while the next one was read and closed): not read again; one let go part-way, from there.
+    @Test func aCopyReadBeforeAfterTheCheckpointedMemberIsNotReadAgain() {
+        let d = Fingerprint(value: 0xD)
+        var resume = ChainResume([Self.saved(Self.a, at: 100), Self.saved(d, at: 7)], seen: [.init(Self.b), .init(Self.c, readTo: 30)])
+        let plan = resume.plan([Self.copy(Self.a), Self.copy(Self.b), Self.copy(Self.c), Self.live(d)], isPlain: { _ in false })
+        #expect(plan.steps == [ChainResume.Step.catchUp(member: 0, offset: 100), .catchUp(member: 2, offset: 30), .follow(member: 3, offset: 7, saved: Self.saved(d, at: 7))])
+    }
+
+    /// The live file was followed but still empty at the stop (no checkpoint): its chain is not new (no history
+    /// read again), but a copy that arrived unseen is read before the live file is followed from its start.
+    @Test func noCheckpointButWhatWasSeenKnown() {
+        var resume = ChainResume([], seen: [.init(Self.a)])
+        let plan = resume.plan([Self.copy(Self.a), Self.copy(Self.b), Self.live(Self.c)], isPlain: { _ in true })
+        #expect(plan == .init(steps: [.catchUp(member: 1, offset: 0), .follow(member: 2, offset: 0, saved: nil)]))
+        var gone = ChainResume([], seen: [.init(Self.a)])
+        #expect(gone.plan([Self.copy(Self.a), Self.copy(Self.b)], isPlain: { _ in true }) == .init(steps: [.catchUp(member: 1, offset: 0)], looksAtLiveFile: true))
+    }
+
     @Test func plainnessIsAskedOnlyOfCheckpointedCopies() {
         var resume = ChainResume([Self.saved(Self.b, at: 7)])
         var asked: [Int] = []

@@ -35,19 +35,25 @@ struct CheckpointCodecTests {
             Checkpoint(path: "/var/log/app/\"odd\" name.log", identity: FileIdentity(device: 1, inode: 2), fingerprint: Fingerprint(value: 1),
                        offset: 0, tailHash: 0),
         ]
-        let decoded = try CheckpointCodec.decode(CheckpointCodec.encode(checkpoints))
-        #expect(decoded.sorted { $0.path < $1.path } == checkpoints.sorted { $0.path < $1.path })
+        let seen: [String: [SavedPositions.Seen]] = ["/var/log/app/app.log": [.init(Fingerprint(value: 0xA)), .init(Fingerprint(value: 0xDEAD_BEEF), readTo: 1234)],
+                                                     "/l/\"q\".log": [.init(Fingerprint(value: 1), readTo: 0)]]
+        let decoded = try CheckpointCodec.decode(CheckpointCodec.encode(SavedPositions(checkpoints: checkpoints, seen: seen)))
+        #expect(decoded.checkpoints.sorted { $0.path < $1.path } == checkpoints.sorted { $0.path < $1.path })
+        #expect(decoded.seen == seen)
     }
 
     @Test func theDrainedMarkRoundTripsAndOlderFilesWithoutItStillRead() throws {
         var drained = Checkpoint(path: "/l/app.log", identity: FileIdentity(device: 1, inode: 9), fingerprint: Fingerprint(value: 7),
                                  offset: 10, tailHash: 3)
         drained.drained = true
-        let text = String(decoding: CheckpointCodec.encode([drained]), as: UTF8.self)
+        let text = String(decoding: CheckpointCodec.encode(SavedPositions(checkpoints: [drained])), as: UTF8.self)
         #expect(text.contains(#""drained":true"#))
-        #expect(try CheckpointCodec.decode(Array(text.utf8)) == [drained])
+        #expect(!text.contains("seen"), "nothing seen: no key")
+        #expect(try CheckpointCodec.decode(Array(text.utf8)) == SavedPositions(checkpoints: [drained]))
         let old = #"{"version":1,"files":[{"path":"/l/app.log","device":1,"inode":9,"fingerprint":"7","offset":10,"tailHash":"3"}]}"#
-        #expect(try CheckpointCodec.decode(Array(old.utf8)).first?.drained == false)
+        let decoded = try CheckpointCodec.decode(Array(old.utf8))
+        #expect(decoded.checkpoints.first?.drained == false)
+        #expect(decoded.seen.isEmpty, "a file of an older spytail: nothing known seen")
     }
 
     @Test(arguments: [
@@ -55,6 +61,11 @@ struct CheckpointCodecTests {
         (#"{"version": 2, "files": []}"#, "unsupported version"),
         (#"{"version": 1}"#, "files: expected an array"),
         (#"{"version": 1, "files": [{"path": "x"}]}"#, "files[0]: missing or malformed field"),
+        (#"{"version": 1, "files": [], "seen": []}"#, "seen: expected an object"),
+        (#"{"version": 1, "files": [], "seen": {"/l/a.log": "7"}}"#, "seen[/l/a.log]: expected an array"),
+        (#"{"version": 1, "files": [], "seen": {"/l/a.log": ["7", "x"]}}"#, "seen[/l/a.log][1]: expected a fingerprint"),
+        (#"{"version": 1, "files": [], "seen": {"/l/a.log": ["7@-1"]}}"#, "seen[/l/a.log][0]: expected a fingerprint"),
+        (#"{"version": 1, "files": [], "seen": {"/l/a.log": ["7@"]}}"#, "seen[/l/a.log][0]: expected a fingerprint"),
     ])
     func rejectsDamage(_ text: String, _ reason: String) {
         do {

@@ -12,11 +12,25 @@ struct CheckpointerTests {
         Checkpoint(path: "/logs/app.log", identity: FileIdentity(device: 1, inode: 2), fingerprint: Fingerprint(value: 7), offset: offset, tailHash: 0)
     }
 
+    func positions(_ offset: Int64, seen: [Fingerprint] = []) -> SavedPositions {
+        SavedPositions(checkpoints: [checkpoint(offset)], seen: seen.isEmpty ? [:] : ["/logs/app.log": seen.map { .init($0) }])
+    }
+
+    /// The contents seen are saved with the checkpoints: a newly seen copy alone is a change to save.
+    @Test func aNewlySeenContentIsSavedEvenWhenNoOffsetMoved() {
+        let store = RecordingCheckpointStore()
+        let checkpointer = Checkpointer(store: store)
+        #expect(checkpointer.save(positions(10, seen: [Fingerprint(value: 7)]), now: .zero, durable: false, settings: settings) == .saved)
+        #expect(checkpointer.save(positions(10, seen: [Fingerprint(value: 7), Fingerprint(value: 8)]), now: .zero, durable: false,
+                                  settings: settings) == .saved)
+        #expect(store.saves.last?.saved.seen["/logs/app.log"]?.map(\.fingerprint) == [Fingerprint(value: 7), Fingerprint(value: 8)])
+    }
+
     @Test func withoutNetworkOutputsASetIsSavedAtOnce() {
         let store = RecordingCheckpointStore()
         let checkpointer = Checkpointer(store: store)
-        #expect(checkpointer.save([checkpoint(10)], now: .zero, durable: false, settings: settings) == .saved)
-        #expect(checkpointer.save([checkpoint(10)], now: .zero, durable: false, settings: settings) == .unchanged)
+        #expect(checkpointer.save(positions(10), now: .zero, durable: false, settings: settings) == .saved)
+        #expect(checkpointer.save(positions(10), now: .zero, durable: false, settings: settings) == .unchanged)
         #expect(store.saves.map(\.checkpoints) == [[checkpoint(10)]])
     }
 
@@ -26,9 +40,9 @@ struct CheckpointerTests {
         let clickhouse = DeliveryLedger(), other = DeliveryLedger()
         clickhouse.take(5)
         other.take(1)
-        #expect(checkpointer.save([checkpoint(100)], ledgers: [clickhouse, other], now: .zero, durable: false, settings: settings) == .unchanged)
+        #expect(checkpointer.save(positions(100), ledgers: [clickhouse, other], now: .zero, durable: false, settings: settings) == .unchanged)
         clickhouse.take(5)
-        #expect(checkpointer.save([checkpoint(200)], ledgers: [clickhouse, other], now: .zero, durable: false, settings: settings) == .unchanged)
+        #expect(checkpointer.save(positions(200), ledgers: [clickhouse, other], now: .zero, durable: false, settings: settings) == .unchanged)
         #expect(store.saves.isEmpty)
 
         clickhouse.acknowledge(5)  // the first set's 5 records, but `other` has not acknowledged its 1
@@ -38,7 +52,7 @@ struct CheckpointerTests {
         #expect(store.saves.map(\.checkpoints) == [[checkpoint(100)]])
 
         clickhouse.acknowledge(5)
-        #expect(checkpointer.save([checkpoint(200)], ledgers: [clickhouse, other], now: .zero, durable: false, settings: settings) == .saved)
+        #expect(checkpointer.save(positions(200), ledgers: [clickhouse, other], now: .zero, durable: false, settings: settings) == .saved)
         #expect(store.saves.map(\.checkpoints) == [[checkpoint(100)], [checkpoint(200)]])
         #expect(checkpointer.pending.isEmpty)
     }
@@ -48,7 +62,7 @@ struct CheckpointerTests {
         let checkpointer = Checkpointer(store: store)
         let removed = DeliveryLedger()
         removed.take(3)
-        _ = checkpointer.save([checkpoint(50)], ledgers: [removed], now: .zero, durable: false, settings: settings)
+        _ = checkpointer.save(positions(50), ledgers: [removed], now: .zero, durable: false, settings: settings)
         #expect(store.saves.isEmpty)
         removed.retire()
         #expect(checkpointer.saveAcknowledged(now: .zero, durable: false, settings: settings) == .saved)
@@ -61,7 +75,7 @@ struct CheckpointerTests {
         let ledger = DeliveryLedger()
         for offset in 1...1_000 {
             ledger.take(1)
-            _ = checkpointer.save([checkpoint(Int64(offset))], ledgers: [ledger], now: .zero, durable: false, settings: settings)
+            _ = checkpointer.save(positions(Int64(offset)), ledgers: [ledger], now: .zero, durable: false, settings: settings)
         }
         #expect(checkpointer.pending.count <= Checkpointer.maxPending)
         ledger.acknowledge(1_000)

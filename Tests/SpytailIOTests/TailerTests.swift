@@ -366,8 +366,8 @@ struct TailerFileEventsTests {
         })
         first.inbox.push(.signal(SIGTERM))
         #expect(Waiting.until(10, every: 0.01) { firstFinished.value })
-        let saved = try #require(firstStore.saves.last).checkpoints
-        #expect(saved.contains { $0.path == log && $0.drained }, "\(saved)")
+        let saved = try #require(firstStore.saves.last).saved
+        #expect(saved.checkpoints.contains { $0.path == log && $0.drained }, "\(saved)")
 
         // The logger writes its next file while spytail is stopped; then spytail starts again.
         dir.write("logs/app.log", "c\n")
@@ -381,6 +381,52 @@ struct TailerFileEventsTests {
         #expect(Waiting.until(10, every: 0.01) { secondFinished.value })
         #expect(exported() == ["a", "b", "c"])
         #expect(secondStore.saves.last?.checkpoints.map(\.path) == [log], "the drained mark is gone once a file is followed there")
+    }
+
+    /// A copy written and rotated away between two looks, and a stop before its arrival is handled (seen in the
+    /// node test under load): the first run read `a`, then followed the next live file `b`; `c`, written between
+    /// them, sits in the chain before `b` and was never read. `a` is gone by the stop, so only `b` has a
+    /// checkpoint; the contents seen under the path, saved with it, tell the restart that `c` is not history.
+    /// Fails (c1 and c2 never exported) when the restart does not read a member never seen.
+    @Test func aCopyNeverSeenBeforeTheStopIsReadAtTheRestart() throws {
+        let (dir, config) = try TailerTests.textWorkspace()
+        defer { dir.remove() }
+        let logs = dir.file("logs")
+        let log = dir.write("logs/app.log", "a1\na2\n")
+        func exported() -> [String] { TailerTests.lastWords(in: dir.file("out.jsonl")) }
+        let firstEvents = RecordingFileEvents(), firstStore = RecordingCheckpointStore(), reporter = RecordingEventReporter()
+        let clock = ManualClock()
+        let first = try Tailer(configFile: ConfigFile(path: config), store: firstStore, events: reporter, clock: clock,
+                               fileEvents: firstEvents.factory)
+        let firstFinished = TailerTests.start(first)
+        #expect(Waiting.until(10, every: 0.01) { exported() == ["a1", "a2"] })
+        try FileManager.default.moveItem(atPath: log, toPath: log + ".2")
+        dir.write("logs/app.log", "b1\n")
+        firstEvents.deliver(.changed(directory: logs, name: "app.log", kind: .entries))
+        #expect(Waiting.until(10, every: 0.01) { exported() == ["a1", "a2", "b1"] })
+        clock.advance(by: .seconds(5))  // `a` quiet for rotateWait: read to its end and let go
+        #expect(Waiting.until(10, every: 0.01) { reporter.events.contains { if case .closed = $0 { true } else { false } } })
+        // `c` turns up with no event handled for it; `a` is deleted by retention.
+        dir.write("logs/app.log.1", "c1\nc2\n")
+        try FileManager.default.removeItem(atPath: log + ".2")
+        firstEvents.deliver(.changed(directory: logs, name: "app.log.2", kind: .entries))
+        first.inbox.push(.signal(SIGTERM))
+        #expect(Waiting.until(10, every: 0.01) { firstFinished.value })
+        let saved = try #require(firstStore.saves.last).saved
+        #expect(saved.checkpoints.filter { !$0.drained }.map(\.offset) == [3], "only b is where reading stands: \(saved)")
+        #expect(saved.seen[log]?.count == 1, "a was seen: \(saved.seen)")
+        #expect(exported() == ["a1", "a2", "b1"], "the first run did not read c")
+
+        dir.write("logs/app.log", "b1\nb2\n")
+        let secondEvents = RecordingFileEvents(), secondStore = RecordingCheckpointStore()
+        secondStore.loadResult = .success(saved)
+        let second = try Tailer(configFile: ConfigFile(path: config), store: secondStore, events: RecordingEventReporter(),
+                                clock: ManualClock(), fileEvents: secondEvents.factory)
+        let secondFinished = TailerTests.start(second)
+        #expect(Waiting.until(10, every: 0.01) { exported().last == "b2" }, "\(exported())")
+        second.inbox.push(.signal(SIGTERM))
+        #expect(Waiting.until(10, every: 0.01) { secondFinished.value })
+        #expect(exported() == ["a1", "a2", "b1", "c1", "c2", "b2"], "c once, before the rest of b; nothing twice")
     }
 
     /// The deleted-live mark belongs to a live path: a reload after which no source matches the path drops it, as

@@ -1,11 +1,20 @@
 /// Resuming the content saved under one live path (after a restart, when enabled again, or when a parked
 /// file gets an event): each checkpoint's content is found again by its fingerprint in the path's rotated
-/// chain, read from its offset, every newer member read whole, and the live file followed.
+/// chain, read from its offset, every newer member read whole (but those the last run read: `seen`), and the
+/// live file followed.
 ///
 /// A rotation that runs between looking at a name and opening it moves the content, so the driver may look
 /// at the chain several times; this value remembers across looks what was read to its end (not read again)
 /// and which lost contents were already said. Each look is planned here, without I/O; the driver opens,
 /// reads and follows as the plan says, and stops at the first member that no longer holds its content.
+///
+/// **What was seen.** The contents the last run saw under the path (`seen`, saved with the checkpoints) keep
+/// a restart from guessing by position in the chain:
+/// - A copy created, written and rotated away between two looks of the last run (or while a stop was under
+///   way) sits *before* the oldest checkpointed member, yet was never read: the members after the newest
+///   seen one and before the checkpointed one, whose content was never seen, are read whole first.
+/// - A copy read to its end and let go sits *after* it (a drained file kept its checkpoint, the next one
+///   was read and closed): it is not read again (a content let go part-way is read from where it stopped).
 public struct ChainResume: Sendable {
     /// One member of the chain as looked at now, oldest first; the live file, when it exists, last.
     public struct Member: Sendable, Equatable {
@@ -48,11 +57,20 @@ public struct ChainResume: Sendable {
     }
 
     public let checkpoints: [Checkpoint]
+    /// The contents seen under the path before (empty: not known, as from a checkpoint file of an older
+    /// spytail; then nothing before the checkpointed member is read, everything after it is).
+    public let seen: Set<Fingerprint>
+    /// How far the contents let go part-way known were read.
+    private let seenReadTo: [Fingerprint: Int64]
     /// Contents read to their end by earlier looks.
     public private(set) var delivered = Set<Fingerprint>()
     private var vanishedSaid = Set<Fingerprint>()
 
-    public init(_ checkpoints: [Checkpoint]) { self.checkpoints = checkpoints }
+    public init(_ checkpoints: [Checkpoint], seen: [SavedPositions.Seen] = []) {
+        self.checkpoints = checkpoints
+        self.seen = Set(seen.map(\.fingerprint))
+        seenReadTo = Dictionary(seen.compactMap { s in s.readTo.map { (s.fingerprint, $0) } }, uniquingKeysWith: { _, last in last })
+    }
 
     /// Plans one look at `members`. `isPlain(i)` tells whether member `i` is a plain file (asked only of
     /// checkpointed rotated members).
@@ -66,17 +84,27 @@ public struct ChainResume: Sendable {
             plan.vanished.append(checkpoint)
         }
         // Reading starts at the oldest member holding a checkpoint or read by an earlier look (if retention
-        // removed the checkpointed one meanwhile, the members after what was read still follow).
-        guard let start = members.firstIndex(where: { $0.fingerprint.map { offsets[$0] != nil || delivered.contains($0) } ?? false })
-        else {
+        // removed the checkpointed one meanwhile, the members after what was read still follow). With none, but
+        // what was seen known (the live file was empty at the stop), at the live file, after the unseen copies.
+        let checkpointed = members.firstIndex { $0.fingerprint.map { offsets[$0] != nil || delivered.contains($0) } ?? false }
+        guard let start = checkpointed ?? (seen.isEmpty ? nil : members.lastIndex { $0.isLive } ?? members.count) else {
             plan.startsFresh = true
             return plan
         }
         var planned = delivered
+        for index in unseen(before: start, in: members) {
+            guard let fp = members[index].fingerprint, planned.insert(fp).inserted else { continue }
+            plan.steps.append(.catchUp(member: index, offset: 0))
+        }
         for index in start..<members.count {
             let member = members[index]
             // Both forms of one rotation may exist (compression under way): each content is read once.
             if let fp = member.fingerprint, !member.isLive, planned.contains(fp) { continue }
+            if let fp = member.fingerprint, !member.isLive, offsets[fp] == nil, seen.contains(fp) {
+                planned.insert(fp)
+                if let readTo = seenReadTo[fp] { plan.steps.append(.catchUp(member: index, offset: readTo)) }
+                continue
+            }
             let offset = member.fingerprint.flatMap { offsets[$0] } ?? 0
             if member.isLive {
                 plan.steps.append(.follow(member: index, offset: offset,
@@ -91,6 +119,15 @@ public struct ChainResume: Sendable {
         }
         plan.looksAtLiveFile = members.last?.isLive != true
         return plan
+    }
+
+    /// The members before `start` never seen under the path: those after the newest member whose content was
+    /// seen (or read by an earlier look). Members without a complete first line cannot be named and are left.
+    private func unseen(before start: Int, in members: [Member]) -> [Int] {
+        guard !seen.isEmpty else { return [] }
+        let known = { (member: Member) in member.fingerprint.map { self.seen.contains($0) || self.delivered.contains($0) } ?? false }
+        let newestKnown = members[..<start].lastIndex(where: known) ?? -1
+        return ((newestKnown + 1)..<start).filter { members[$0].fingerprint != nil && !known(members[$0]) }
     }
 
     /// Whether some checkpointed content is in none of `members` (and was neither drained nor read by an

@@ -1,6 +1,8 @@
 /// The checkpoint file's format, versioned:
 /// `{"version":1,"files":[{"path":…,"device":…,"inode":…,"fingerprint":"…","offset":…,"tailHash":"…"}]}`,
-/// with `"drained":true` on a rotated-away file read to its end (an optional key: version 1 still).
+/// with `"drained":true` on a rotated-away file read to its end, and `"seen":{"<live path>":["<fingerprint>",…]}`,
+/// the contents seen under each live path, oldest first, `"<fingerprint>@<offset>"` for one let go part-way
+/// known (both optional keys: version 1 still; a file without `seen` resumes as before it was written).
 public enum CheckpointCodec {
     public static let version = 1
 
@@ -10,10 +12,10 @@ public enum CheckpointCodec {
         public var description: String { reason }
     }
 
-    public static func encode(_ checkpoints: [Checkpoint]) -> [UInt8] {
-        let out = OutputBuffer(capacity: 256 + checkpoints.count * 200)
+    public static func encode(_ saved: SavedPositions) -> [UInt8] {
+        let out = OutputBuffer(capacity: 256 + saved.checkpoints.count * 200 + saved.seen.count * 100)
         out.append("{\"version\":\(version),\"files\":[")
-        for (i, c) in checkpoints.sorted(by: { $0.path < $1.path }).enumerated() {
+        for (i, c) in saved.checkpoints.sorted(by: { $0.path < $1.path }).enumerated() {
             if i > 0 { out.append(",\n  ") } else { out.append("\n  ") }
             out.append("{\"path\":")
             out.appendJSONString(c.path)
@@ -21,11 +23,23 @@ public enum CheckpointCodec {
             out.append(",\"offset\":\(c.offset),\"tailHash\":\"\(Fingerprint(value: c.tailHash))\"")
             out.append(c.drained ? ",\"drained\":true}" : "}")
         }
-        out.append("\n]}\n")
+        out.append("\n]")
+        if !saved.seen.isEmpty {
+            out.append(",\"seen\":{")
+            for (i, (path, contents)) in saved.seen.sorted(by: { $0.key < $1.key }).enumerated() {
+                out.append(i > 0 ? ",\n  " : "\n  ")
+                out.appendJSONString(path)
+                out.append(":[")
+                out.append(contents.map { "\"\($0.fingerprint)\($0.readTo.map { "@\($0)" } ?? "")\"" }.joined(separator: ","))
+                out.append("]")
+            }
+            out.append("\n}")
+        }
+        out.append("}\n")
         return out.array
     }
 
-    public static func decode(_ bytes: [UInt8]) throws(DecodeError) -> [Checkpoint] {
+    public static func decode(_ bytes: [UInt8]) throws(DecodeError) -> SavedPositions {
         let json: JSONValue
         do { json = try JSONValue.parse(bytes) } catch { throw DecodeError(reason: "\(error)") }
         guard case .object(let top) = json else { throw DecodeError(reason: "not a JSON object") }
@@ -33,7 +47,33 @@ public enum CheckpointCodec {
             throw DecodeError(reason: "unsupported version \(top["version"].map { "\($0)" } ?? "(none)"); this spytail writes \(version)")
         }
         guard case .array(let files)? = top["files"] else { throw DecodeError(reason: "files: expected an array") }
-        return try files.enumerated().map { (i, value) throws(DecodeError) in try checkpoint(value, at: i) }
+        let checkpoints = try files.enumerated().map { (i, value) throws(DecodeError) in try checkpoint(value, at: i) }
+        return SavedPositions(checkpoints: checkpoints, seen: try seen(top["seen"]))
+    }
+
+    static func seen(_ value: JSONValue?) throws(DecodeError) -> [String: [SavedPositions.Seen]] {
+        guard let value else { return [:] }
+        guard case .object(let paths) = value else { throw DecodeError(reason: "seen: expected an object") }
+        var seen: [String: [SavedPositions.Seen]] = [:]
+        for (path, list) in paths {
+            guard case .array(let items) = list else { throw DecodeError(reason: "seen[\(path)]: expected an array") }
+            seen[path] = try items.enumerated().map { (i, item) throws(DecodeError) in
+                guard case .string(let text) = item, let content = seenContent(text) else {
+                    throw DecodeError(reason: "seen[\(path)][\(i)]: expected a fingerprint (hex), then @ and an offset when read part-way")
+                }
+                return content
+            }
+        }
+        return seen
+    }
+
+    /// `<fingerprint>` or `<fingerprint>@<offset>`.
+    static func seenContent(_ text: String) -> SavedPositions.Seen? {
+        let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let value = UInt64(parts[0], radix: 16) else { return nil }
+        guard parts.count == 2 else { return SavedPositions.Seen(Fingerprint(value: value)) }
+        guard let offset = Int64(parts[1]), offset >= 0 else { return nil }
+        return SavedPositions.Seen(Fingerprint(value: value), readTo: offset)
     }
 
     static func checkpoint(_ value: JSONValue, at index: Int) throws(DecodeError) -> Checkpoint {

@@ -16,6 +16,31 @@ public struct SeenContents: Sendable, Equatable {
     /// The live paths anything was seen under.
     public var paths: Dictionary<String, [Fingerprint]>.Keys { byPath.keys }
 
+    /// The contents seen under `live`, oldest first, with how far those let go part-way known were read.
+    public func contents(under live: String) -> [SavedPositions.Seen] {
+        (byPath[live] ?? []).map { SavedPositions.Seen($0, readTo: readTo[live]?[$0]) }
+    }
+
+    /// What is saved with the checkpoints: the contents seen under each of `paths`.
+    public func saved(for paths: some Sequence<String>) -> [String: [SavedPositions.Seen]] {
+        var saved: [String: [SavedPositions.Seen]] = [:]
+        for path in paths where byPath[path] != nil { saved[path] = contents(under: path) }
+        return saved
+    }
+
+    /// Takes back what an earlier run saved (`saved(for:)`).
+    public mutating func restore(_ saved: [String: [SavedPositions.Seen]]) {
+        for (path, contents) in saved {
+            for content in contents {
+                if let offset = content.readTo {
+                    remember(content.fingerprint, under: path, readTo: offset)
+                } else {
+                    remember(content.fingerprint, under: path)
+                }
+            }
+        }
+    }
+
     public func contains(_ fingerprint: Fingerprint, under live: String) -> Bool {
         byPath[live]?.contains(fingerprint) == true
     }

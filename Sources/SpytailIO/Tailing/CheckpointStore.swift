@@ -3,10 +3,10 @@ import SpytailCore
 
 /// Where checkpoints are kept between runs. The file store writes atomically; tests use a spy.
 public protocol CheckpointStore: AnyObject {
-    /// The saved checkpoints; a damaged store is set aside (reported through the error) and reads as empty.
-    func load() throws(CheckpointStoreError) -> [Checkpoint]
-    /// Replaces the saved checkpoints. `durable` also waits for the disk (fsync).
-    func save(_ checkpoints: [Checkpoint], durable: Bool) throws(CheckpointStoreError)
+    /// The saved positions; a damaged store is set aside (reported through the error) and reads as empty.
+    func load() throws(CheckpointStoreError) -> SavedPositions
+    /// Replaces the saved positions. `durable` also waits for the disk (fsync).
+    func save(_ saved: SavedPositions, durable: Bool) throws(CheckpointStoreError)
 }
 
 /// A checkpoint file that could not be read or written.

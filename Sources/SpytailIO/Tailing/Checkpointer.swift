@@ -17,7 +17,7 @@ final class Checkpointer {
 
     /// A set of checkpoints waiting for acknowledgements.
     struct Pending {
-        let checkpoints: [Checkpoint]
+        let positions: SavedPositions
         let marks: [(ledger: DeliveryLedger, taken: UInt64)]
         var acknowledged: Bool { marks.allSatisfy { $0.ledger.hasAcknowledged($0.taken) } }
     }
@@ -26,7 +26,7 @@ final class Checkpointer {
     static let maxPending = 256
 
     let store: (any CheckpointStore)?
-    private(set) var lastSaved: [Checkpoint] = []
+    private(set) var lastSaved = SavedPositions()
     private(set) var pending: [Pending] = []
     private var lastSync: Duration = .zero
     /// A save since the last fsync.
@@ -37,18 +37,18 @@ final class Checkpointer {
     init(store: (any CheckpointStore)?) { self.store = store }
 
     /// The saved checkpoints, or the reason they cannot be used (the store sets a damaged file aside).
-    func load() -> (checkpoints: [Checkpoint], problem: String?) {
-        guard let store else { return ([], nil) }
-        do { return (try store.load(), nil) } catch { return ([], "\(error)") }
+    func load() -> (saved: SavedPositions, problem: String?) {
+        guard let store else { return (SavedPositions(), nil) }
+        do { return (try store.load(), nil) } catch { return (SavedPositions(), "\(error)") }
     }
 
     /// Notes `checkpoints` behind the outputs' `ledgers` and saves the newest set every output
     /// acknowledged, when it changed, or makes the last save durable when `durable` or a sync is due.
-    func save(_ checkpoints: [Checkpoint], ledgers: [DeliveryLedger] = [], now: Duration, durable: Bool,
+    func save(_ positions: SavedPositions, ledgers: [DeliveryLedger] = [], now: Duration, durable: Bool,
               settings: RunSettings) -> Outcome {
         let marks = ledgers.map { (ledger: $0, taken: $0.taken) }
-        if pending.last?.checkpoints != checkpoints && (pending.isEmpty ? lastSaved != checkpoints : true) {
-            pending.append(Pending(checkpoints: checkpoints, marks: marks))
+        if pending.last?.positions != positions && (pending.isEmpty ? lastSaved != positions : true) {
+            pending.append(Pending(positions: positions, marks: marks))
             if pending.count > Self.maxPending { pending.remove(at: pending.count / 2) }
         }
         return saveAcknowledged(now: now, durable: durable, settings: settings)
@@ -59,24 +59,24 @@ final class Checkpointer {
     func saveAcknowledged(now: Duration, durable: Bool, settings: RunSettings) -> Outcome {
         var newest: Int?
         for (i, set) in pending.enumerated() where set.acknowledged { newest = i }
-        let checkpoints = newest.map { pending[$0].checkpoints } ?? lastSaved
+        let positions = newest.map { pending[$0].positions } ?? lastSaved
         let syncDue = durable || (unsynced && now - lastSync >= settings.syncInterval)
-        guard let store, checkpoints != lastSaved || syncDue else {
+        guard let store, positions != lastSaved || syncDue else {
             if let newest { pending.removeFirst(newest + 1) }
             return .unchanged
         }
         do {
-            try store.save(checkpoints, durable: syncDue)
+            try store.save(positions, durable: syncDue)
         } catch {
             return .failed("\(error)")
         }
         if let newest { pending.removeFirst(newest + 1) }
-        if checkpoints != lastSaved { unsynced = !syncDue }
+        if positions != lastSaved { unsynced = !syncDue }
         if syncDue {
             lastSync = now
             unsynced = false
         }
-        lastSaved = checkpoints
+        lastSaved = positions
         lastSavedAt = now
         return .saved
     }

@@ -8,8 +8,8 @@ public final class FileCheckpointStore: CheckpointStore {
 
     public init(path: String) { self.path = path }
 
-    public func load() throws(CheckpointStoreError) -> [Checkpoint] {
-        guard Syscall.stat(path) != nil else { return [] }
+    public func load() throws(CheckpointStoreError) -> SavedPositions {
+        guard Syscall.stat(path) != nil else { return SavedPositions() }
         let bytes: [UInt8]
         do {
             bytes = try ConfigFile.readAll(path)
@@ -30,9 +30,9 @@ public final class FileCheckpointStore: CheckpointStore {
         }
     }
 
-    public func save(_ checkpoints: [Checkpoint], durable: Bool) throws(CheckpointStoreError) {
+    public func save(_ saved: SavedPositions, durable: Bool) throws(CheckpointStoreError) {
         let temporary = path + ".tmp"
-        let bytes = CheckpointCodec.encode(checkpoints)
+        let bytes = CheckpointCodec.encode(saved)
         do throws(Errno) {
             let fd = try Syscall.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o640)
             defer { Syscall.close(fd) }

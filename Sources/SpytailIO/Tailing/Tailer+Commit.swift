@@ -45,7 +45,7 @@ extension Tailer {
         if condition.mayCheckpoint {
             try pipeline.flush()
             dropSupersededDeletedPositions()
-            outcome = checkpointer.save(currentCheckpoints(), ledgers: configuration.ledgers, now: uptime, durable: durable,
+            outcome = checkpointer.save(savedPositions(), ledgers: configuration.ledgers, now: uptime, durable: durable,
                                         settings: settings)
         } else if condition.isStalled && condition.checkpoints != .frozen {
             // Nothing new is noted while an output holds bytes back; what was acknowledged before still counts.
@@ -58,6 +58,13 @@ extension Tailer {
         case .saved: if condition.checkpointSaved() { report(.checkpointsSavedAgain) }
         case .failed(let error): if condition.checkpointFailed() { report(.checkpointSaveFailed(error)) }
         }
+    }
+
+    /// The checkpoints, with the contents seen under their paths and those followed (a live file still empty has
+    /// no checkpoint): a restart reads a copy never seen, and not one read.
+    func savedPositions() -> SavedPositions {
+        let checkpoints = currentCheckpoints()
+        return SavedPositions(checkpoints: checkpoints, seen: seen.saved(for: Set(checkpoints.map(\.path) + files.followedPaths)))
     }
 
     func currentCheckpoints() -> [Checkpoint] {

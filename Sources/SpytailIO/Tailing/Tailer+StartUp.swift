@@ -7,8 +7,10 @@ extension Tailer {
     /// Watches, resumes every checkpointed file (also those rotated and compressed meanwhile), then follows
     /// every live file not seen before (from `startAt`).
     func startUp() throws(SinkError) {
-        let (checkpoints, problem) = checkpointer.load()
+        let (saved, problem) = checkpointer.load()
         if let problem { report(.checkpointsUnusable(problem)) }
+        let checkpoints = saved.checkpoints
+        seen.restore(saved.seen)
         rewatch()
         guard state != .disabled else {
             // Parked as they are; of two for one path, the one behind (so nothing is skipped on enabling).
@@ -25,6 +27,12 @@ extension Tailer {
             for path in discovery.liveFiles(for: source) where files.identity(followedAt: path) == nil {
                 guard Syscall.stat(path) != nil else { continue }
                 let known = checkpoints.contains { $0.path == path }
+                if !known && saved.seen[path] != nil {
+                    // Followed at the stop with nothing to checkpoint yet (empty): its chain is not new, but
+                    // what arrived in it since is.
+                    try resume(path, from: [])
+                    continue
+                }
                 seen.noteChain(of: path)
                 if source.startAt == .end && !known {
                     // The history is skipped, and known: a copy renamed later is not new content.

@@ -112,7 +112,7 @@ final class SimulatedRun {
         spy = RecordingFileEvents()
         let spy = self.spy
         host.watched = { spy.currentlyWatched }
-        checkpoints.loadResult = .success(checkpoints.saves.last?.checkpoints ?? [])
+        checkpoints.loadResult = .success(checkpoints.saves.last?.saved ?? SavedPositions())
         do {
             let run = try Tailer(configFile: ConfigFile(path: configPath), store: checkpoints, events: reporter, clock: clock,
                                  fileEvents: spy.factory)

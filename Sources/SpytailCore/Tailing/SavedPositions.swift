@@ -1,0 +1,24 @@
+/// What a run saves so that the next one resumes where it stopped: where reading of each file stands, and
+/// the contents seen under each live path that has a checkpoint (so that a restart tells a rotated copy it
+/// never read from one it read: `ChainResume`).
+public struct SavedPositions: Sendable, Equatable {
+    /// A content seen under a live path, and how far it was read when it was let go part-way known.
+    public struct Seen: Sendable, Equatable {
+        public var fingerprint: Fingerprint
+        public var readTo: Int64?
+
+        public init(_ fingerprint: Fingerprint, readTo: Int64? = nil) {
+            self.fingerprint = fingerprint
+            self.readTo = readTo
+        }
+    }
+
+    public var checkpoints: [Checkpoint]
+    /// Per live path, the contents seen under it, oldest first.
+    public var seen: [String: [Seen]]
+
+    public init(checkpoints: [Checkpoint] = [], seen: [String: [Seen]] = [:]) {
+        self.checkpoints = checkpoints
+        self.seen = seen
+    }
+}
