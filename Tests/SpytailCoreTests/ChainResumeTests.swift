@@ -58,6 +58,12 @@ struct ChainResumeTests {
              members: [copy(a), copy(nil), live(c)],
              plan: .init(steps: [.catchUp(member: 0, offset: 100), .catchUp(member: 1, offset: 0), .follow(member: 2, offset: 0, saved: nil)])),
         Case(name: "nothing at all", saved: [], members: [], plan: .init(startsFresh: true)),
+        // A first start inside copytruncate's window: the copy read (kept at its end), the live file followed
+        // from there and read further. The copy holds a part of what the live file holds: only the live file is
+        // read, from the further offset, its tail checked against its own checkpoint.
+        Case(name: "one content under two checkpoints: the further one", saved: [saved(a, at: 189), saved(a, at: 756)],
+             members: [copy(a), live(a)], plain: [0],
+             plan: .init(steps: [.follow(member: 1, offset: 756, saved: saved(a, at: 756))])),
     ]
 
     @Test(arguments: cases)
@@ -76,12 +82,14 @@ struct ChainResumeTests {
         ([copy(c), copy(a), live(b)], [a, b], [.follow(member: 2, offset: 40, saved: saved(b, at: 40))]),
         // both forms of the unseen rotation: read once; a member without a first line cannot be named
         ([copy(a), copy(nil), copy(c), copy(c), live(b)], [a, b], [.catchUp(member: 2, offset: 0), .follow(member: 4, offset: 40, saved: saved(b, at: 40))]),
-        // nothing known seen (a checkpoint file of an older spytail): as before
-        ([copy(a), copy(c), live(b)], [], [.follow(member: 2, offset: 40, saved: saved(b, at: 40))]),
+        // nothing else seen (the first content read under the path is the checkpointed one): the rest is new
+        ([copy(a), copy(c), live(b)], [], [.catchUp(member: 0, offset: 0), .catchUp(member: 1, offset: 0), .follow(member: 2, offset: 40, saved: saved(b, at: 40))]),
+        // what was seen not known (a checkpoint file of an older spytail): as before
+        ([copy(a), copy(c), live(b)], nil, [.follow(member: 2, offset: 40, saved: saved(b, at: 40))]),
         ([copy(a), copy(c), live(b)], [a, b, c], [.follow(member: 2, offset: 40, saved: saved(b, at: 40))]),
-    ] as [([ChainResume.Member], [Fingerprint], [ChainResume.Step])])
-    func aCopyNeverSeenBeforeTheCheckpointedMemberIsRead(_ members: [ChainResume.Member], _ seen: [Fingerprint], _ steps: [ChainResume.Step]) {
-        var resume = ChainResume([Self.saved(Self.b, at: 40)], seen: seen.map { SavedPositions.Seen($0) })
+    ] as [([ChainResume.Member], [Fingerprint]?, [ChainResume.Step])])
+    func aCopyNeverSeenBeforeTheCheckpointedMemberIsRead(_ members: [ChainResume.Member], _ seen: [Fingerprint]?, _ steps: [ChainResume.Step]) {
+        var resume = ChainResume([Self.saved(Self.b, at: 40)], seen: seen?.map { SavedPositions.Seen($0) })
         #expect(resume.plan(members, isPlain: { _ in true }).steps == steps)
     }
 
@@ -102,6 +110,11 @@ struct ChainResumeTests {
         #expect(plan == .init(steps: [.catchUp(member: 1, offset: 0), .follow(member: 2, offset: 0, saved: nil)]))
         var gone = ChainResume([], seen: [.init(Self.a)])
         #expect(gone.plan([Self.copy(Self.a), Self.copy(Self.b)], isPlain: { _ in true }) == .init(steps: [.catchUp(member: 1, offset: 0)], looksAtLiveFile: true))
+        // The checkpointed content is gone (rewritten in place while disabled): what was never seen is read,
+        // then the live file.
+        var vanished = ChainResume([Self.saved(Self.a, at: 100)], seen: [])
+        #expect(vanished.plan([Self.copy(nil), Self.copy(Self.b), Self.live(Self.c)], isPlain: { _ in true })
+                == .init(vanished: [Self.saved(Self.a, at: 100)], steps: [.catchUp(member: 1, offset: 0), .follow(member: 2, offset: 0, saved: nil)]))
     }
 
     @Test func plainnessIsAskedOnlyOfCheckpointedCopies() {

@@ -8,13 +8,16 @@
 /// and which lost contents were already said. Each look is planned here, without I/O; the driver opens,
 /// reads and follows as the plan says, and stops at the first member that no longer holds its content.
 ///
-/// **What was seen.** The contents the last run saw under the path (`seen`, saved with the checkpoints) keep
-/// a restart from guessing by position in the chain:
+/// **What was seen.** Every content read or skipped under the path (`seen`: the run's own, or the last
+/// run's, saved with the checkpoints; nil when not known, as from a checkpoint file of an older spytail) keeps
+/// a resume from guessing by position in the chain:
 /// - A copy created, written and rotated away between two looks of the last run (or while a stop was under
 ///   way) sits *before* the oldest checkpointed member, yet was never read: the members after the newest
 ///   seen one and before the checkpointed one, whose content was never seen, are read whole first.
 /// - A copy read to its end and let go sits *after* it (a drained file kept its checkpoint, the next one
 ///   was read and closed): it is not read again (a content let go part-way is read from where it stopped).
+/// - With the checkpointed content gone (rewritten in place while disabled, say), what was never seen is
+///   read before the live file, rather than nothing.
 public struct ChainResume: Sendable {
     /// One member of the chain as looked at now, oldest first; the live file, when it exists, last.
     public struct Member: Sendable, Equatable {
@@ -57,26 +60,28 @@ public struct ChainResume: Sendable {
     }
 
     public let checkpoints: [Checkpoint]
-    /// The contents seen under the path before (empty: not known, as from a checkpoint file of an older
-    /// spytail; then nothing before the checkpointed member is read, everything after it is).
-    public let seen: Set<Fingerprint>
+    /// The contents seen under the path, the checkpointed ones too (nil: not known; then nothing before the
+    /// checkpointed member is read, and everything after it is).
+    public let seen: Set<Fingerprint>?
     /// How far the contents let go part-way known were read.
     private let seenReadTo: [Fingerprint: Int64]
     /// Contents read to their end by earlier looks.
     public private(set) var delivered = Set<Fingerprint>()
     private var vanishedSaid = Set<Fingerprint>()
 
-    public init(_ checkpoints: [Checkpoint], seen: [SavedPositions.Seen] = []) {
+    public init(_ checkpoints: [Checkpoint], seen: [SavedPositions.Seen]? = nil) {
         self.checkpoints = checkpoints
-        self.seen = Set(seen.map(\.fingerprint))
-        seenReadTo = Dictionary(seen.compactMap { s in s.readTo.map { (s.fingerprint, $0) } }, uniquingKeysWith: { _, last in last })
+        self.seen = seen.map { Set($0.map(\.fingerprint) + checkpoints.map(\.fingerprint)) }
+        seenReadTo = Dictionary((seen ?? []).compactMap { s in s.readTo.map { (s.fingerprint, $0) } }, uniquingKeysWith: { _, last in last })
     }
 
     /// Plans one look at `members`. `isPlain(i)` tells whether member `i` is a plain file (asked only of
     /// checkpointed rotated members).
     public mutating func plan(_ members: [Member], isPlain: (Int) -> Bool) -> Plan {
         var plan = Plan()
-        let offsets = Dictionary(checkpoints.map { ($0.fingerprint, $0.offset) }, uniquingKeysWith: { _, last in last })
+        // One content under two checkpoints (a first start inside copytruncate's window: the copy, then the live
+        // file from where the copy ended): read up to the further one.
+        let offsets = Dictionary(checkpoints.map { ($0.fingerprint, $0.offset) }, uniquingKeysWith: max)
         let present = Set(members.compactMap(\.fingerprint))
         // A drained file was read to its end when it went quiet: gone now, nothing of it was lost.
         for checkpoint in checkpoints where !present.contains(checkpoint.fingerprint) && !checkpoint.drained
@@ -85,9 +90,10 @@ public struct ChainResume: Sendable {
         }
         // Reading starts at the oldest member holding a checkpoint or read by an earlier look (if retention
         // removed the checkpointed one meanwhile, the members after what was read still follow). With none, but
-        // what was seen known (the live file was empty at the stop), at the live file, after the unseen copies.
+        // what was seen known (the content is gone, or the live file was empty), at the live file, after the
+        // unseen copies.
         let checkpointed = members.firstIndex { $0.fingerprint.map { offsets[$0] != nil || delivered.contains($0) } ?? false }
-        guard let start = checkpointed ?? (seen.isEmpty ? nil : members.lastIndex { $0.isLive } ?? members.count) else {
+        guard let start = checkpointed ?? (seen == nil ? nil : members.lastIndex { $0.isLive } ?? members.count) else {
             plan.startsFresh = true
             return plan
         }
@@ -100,7 +106,10 @@ public struct ChainResume: Sendable {
             let member = members[index]
             // Both forms of one rotation may exist (compression under way): each content is read once.
             if let fp = member.fingerprint, !member.isLive, planned.contains(fp) { continue }
-            if let fp = member.fingerprint, !member.isLive, offsets[fp] == nil, seen.contains(fp) {
+            // A copy of what the live file still holds (copytruncate's window: copied, not yet truncated): the
+            // live file is read from the offset, and the copy is what a truncate later is recovered from.
+            if let fp = member.fingerprint, !member.isLive, members.last?.isLive == true, members.last?.fingerprint == fp { continue }
+            if let fp = member.fingerprint, !member.isLive, offsets[fp] == nil, seen?.contains(fp) == true {
                 planned.insert(fp)
                 if let readTo = seenReadTo[fp] { plan.steps.append(.catchUp(member: index, offset: readTo)) }
                 continue
@@ -108,7 +117,7 @@ public struct ChainResume: Sendable {
             let offset = member.fingerprint.flatMap { offsets[$0] } ?? 0
             if member.isLive {
                 plan.steps.append(.follow(member: index, offset: offset,
-                                          saved: offset > 0 ? checkpoints.first { $0.fingerprint == member.fingerprint } : nil))
+                                          saved: offset > 0 ? checkpoints.last { $0.fingerprint == member.fingerprint && $0.offset == offset } : nil))
             } else if let fp = member.fingerprint, offsets[fp] != nil, isPlain(index) {
                 plan.steps.append(.drain(member: index, offset: offset, fingerprint: fp))
                 planned.insert(fp)
@@ -124,8 +133,8 @@ public struct ChainResume: Sendable {
     /// The members before `start` never seen under the path: those after the newest member whose content was
     /// seen (or read by an earlier look). Members without a complete first line cannot be named and are left.
     private func unseen(before start: Int, in members: [Member]) -> [Int] {
-        guard !seen.isEmpty else { return [] }
-        let known = { (member: Member) in member.fingerprint.map { self.seen.contains($0) || self.delivered.contains($0) } ?? false }
+        guard let seen else { return [] }
+        let known = { (member: Member) in member.fingerprint.map { seen.contains($0) || self.delivered.contains($0) } ?? false }
         let newestKnown = members[..<start].lastIndex(where: known) ?? -1
         return ((newestKnown + 1)..<start).filter { members[$0].fingerprint != nil && !known(members[$0]) }
     }

@@ -21,16 +21,23 @@ public struct SeenContents: Sendable, Equatable {
         (byPath[live] ?? []).map { SavedPositions.Seen($0, readTo: readTo[live]?[$0]) }
     }
 
-    /// What is saved with the checkpoints: the contents seen under each of `paths`.
+    /// Everything read or skipped under `live`, when its chain was noted (nil: not known whole).
+    public func knownContents(under live: String) -> [SavedPositions.Seen]? {
+        chainsNoted.contains(live) ? contents(under: live) : nil
+    }
+
+    /// What is saved with the checkpoints: the contents seen under each of `paths` whose chain was noted (an
+    /// empty list says nothing else was seen there; a path left out is not known).
     public func saved(for paths: some Sequence<String>) -> [String: [SavedPositions.Seen]] {
         var saved: [String: [SavedPositions.Seen]] = [:]
-        for path in paths where byPath[path] != nil { saved[path] = contents(under: path) }
+        for path in paths { if let known = knownContents(under: path) { saved[path] = known } }
         return saved
     }
 
-    /// Takes back what an earlier run saved (`saved(for:)`).
+    /// Takes back what an earlier run saved (`saved(for:)`): those paths' chains are known.
     public mutating func restore(_ saved: [String: [SavedPositions.Seen]]) {
         for (path, contents) in saved {
+            noteChain(of: path)
             for content in contents {
                 if let offset = content.readTo {
                     remember(content.fingerprint, under: path, readTo: offset)

@@ -11,7 +11,7 @@ extension Tailer {
         // A rotation that runs between looking at a name and opening it moves the content: look again, for
         // as long as each look reads more of the chain (a slow reader behind a fast rotator catches up
         // member by member); only three looks in a row that read nothing give up.
-        var resume = ChainResume(checkpoints, seen: seen.contents(under: path))
+        var resume = ChainResume(checkpoints, seen: seen.knownContents(under: path))
         var fruitless = 0
         while fruitless < 3 {
             let before = resume.delivered.count
@@ -57,7 +57,10 @@ extension Tailer {
                 }
                 guard try follow(path, from: offset, fingerprint: members[index].fingerprint) else { return false }
             case .drain(let index, let offset, let fingerprint):
-                guard try drain(chain[index], from: offset, fingerprint: fingerprint, as: path) else { return false }
+                // A copy shorter than the offset holds less than was read from its content elsewhere (the live
+                // file, past copytruncate's copy): nothing of it is read again.
+                let size = Syscall.stat(chain[index]).map { Int64($0.st_size) } ?? offset
+                guard try drain(chain[index], from: min(offset, size), fingerprint: fingerprint, as: path) else { return false }
                 resume.read(fingerprint)
             case .catchUp(let index, let offset):
                 let fingerprint = members[index].fingerprint

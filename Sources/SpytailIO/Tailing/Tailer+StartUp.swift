@@ -34,14 +34,14 @@ extension Tailer {
                     continue
                 }
                 seen.noteChain(of: path)
-                if source.startAt == .end && !known {
+                if !known && (source.startAt == .end || !source.rotated) {
                     // The history is skipped, and known: a copy renamed later is not new content.
                     for member in discovery.rotatedChain(of: path, source: source, listings: listings) {
                         seen.remember(Fingerprinter.ofFile(member), under: path)
                     }
-                    try followAtEnd(path)
+                    if source.startAt == .end { try followAtEnd(path) } else { try reconcilePath(path) }
                 } else {
-                    if !known && source.rotated, let newest = try readHistory(of: path, source: source),
+                    if !known, let newest = try readHistory(of: path, source: source),
                        Fingerprinter.ofFile(path) == newest.fingerprint {
                         // copytruncate between its copy and its truncate: the live file starts with what was read.
                         try follow(path, from: newest.end, fingerprint: newest.fingerprint)

@@ -42,8 +42,12 @@ extension Tailer {
         guard !seen.chainsNoted.contains(path) else { return }
         let source = source(of: path)
         seen.noteChain(of: path)
-        guard source.rotated, source.startAt == .beginning else { return }
         let chain = discovery.rotatedChain(of: path, source: source)
+        guard source.rotated, source.startAt == .beginning else {
+            // Skipped, and known: a copy renamed later is not new content.
+            for copy in chain { seen.remember(Fingerprinter.ofFile(copy), under: path) }
+            return
+        }
         guard !chain.isEmpty else { return }
         try catchUpUnseen(chain, through: chain.count - 1, under: path, newestAlone: false)
     }

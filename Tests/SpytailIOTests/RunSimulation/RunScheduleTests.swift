@@ -126,4 +126,25 @@ struct RunScheduleTests {
                                            .overflow, .stop])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// A first start inside copytruncate's window, lines read past the copy, then a stop: the copy (kept at its
+    /// end) and the live file held one content under two checkpoints, and the restart checked the live file's
+    /// tail against the copy's checkpoint, took it for rewritten and read it again from 0. Only the live file
+    /// is read now, from the further checkpoint.
+    @Test func aStopInsideCopytruncatesWindowResumesTheLiveFileNotTheCopy() {
+        let schedule = RunScenario(modes: [(.copytruncate, compress: false, delay: false), (.copytruncate, compress: true, delay: true), Self.plain],
+                                   startsLate: true,
+                                   steps: [.write(writer: 1, lines: 12), .rotate(writer: 1), .start, .write(writer: 1, lines: 18), .deliver(events: 3), .stop])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    /// Copytruncate twice while disabled (the first copy taken before the lines read were written, so their
+    /// content is gone): on waking the parked content was vanished and the live file followed from 0, passing
+    /// over the second copy's lines. What was never seen under the path is now read before the live file.
+    @Test func aCopyMadeWhileDisabledIsReadWhenTheParkedContentIsGone() {
+        let schedule = RunScenario(modes: [(.copytruncate, compress: true, delay: true), Self.plain, (.copytruncate, compress: false, delay: false)],
+                                   steps: [.rotate(writer: 0), .write(writer: 0, lines: 11), .deliver(events: 1), .setState(.disabled),
+                                           .finishRotation(writer: 0), .write(writer: 0, lines: 17), .rotate(writer: 0)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }
