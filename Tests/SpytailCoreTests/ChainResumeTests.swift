@@ -108,6 +108,10 @@ struct ChainResumeTests {
         var resume = ChainResume([], seen: [.init(Self.a)])
         let plan = resume.plan([Self.copy(Self.a), Self.copy(Self.b), Self.live(Self.c)], isPlain: { _ in true })
         #expect(plan == .init(steps: [.catchUp(member: 1, offset: 0), .follow(member: 2, offset: 0, saved: nil)]))
+        // Stopped before the live file's first line was read, rotated by copytruncate while down and not yet
+        // truncated: the copy holds what the live file holds; the live file is read, not both.
+        var window = ChainResume([], seen: [])
+        #expect(window.plan([Self.copy(Self.b), Self.live(Self.b)], isPlain: { _ in true }) == .init(steps: [.follow(member: 1, offset: 0, saved: nil)]))
         var gone = ChainResume([], seen: [.init(Self.a)])
         #expect(gone.plan([Self.copy(Self.a), Self.copy(Self.b)], isPlain: { _ in true }) == .init(steps: [.catchUp(member: 1, offset: 0)], looksAtLiveFile: true))
         // The checkpointed content is gone (rewritten in place while disabled): what was never seen is read,

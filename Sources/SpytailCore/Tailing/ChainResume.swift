@@ -131,12 +131,14 @@ public struct ChainResume: Sendable {
     }
 
     /// The members before `start` never seen under the path: those after the newest member whose content was
-    /// seen (or read by an earlier look). Members without a complete first line cannot be named and are left.
+    /// seen (or read by an earlier look). Members without a complete first line cannot be named and are left,
+    /// and so is a copy of what the live file holds (copytruncate's window): the live file is read instead.
     private func unseen(before start: Int, in members: [Member]) -> [Int] {
         guard let seen else { return [] }
+        let live = members.last?.isLive == true ? members.last?.fingerprint : nil
         let known = { (member: Member) in member.fingerprint.map { seen.contains($0) || self.delivered.contains($0) } ?? false }
         let newestKnown = members[..<start].lastIndex(where: known) ?? -1
-        return ((newestKnown + 1)..<start).filter { members[$0].fingerprint != nil && !known(members[$0]) }
+        return ((newestKnown + 1)..<start).filter { members[$0].fingerprint != nil && members[$0].fingerprint != live && !known(members[$0]) }
     }
 
     /// Whether some checkpointed content is in none of `members` (and was neither drained nor read by an

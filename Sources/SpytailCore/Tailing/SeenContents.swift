@@ -65,6 +65,13 @@ public struct SeenContents: Sendable, Equatable {
     /// Notes that `live`'s chain, as found now, was read or noted.
     public mutating func noteChain(of live: String) { chainsNoted.insert(live) }
 
+    /// Forgets everything about `live` (its folder is gone: a deleted pod's container log).
+    public mutating func forget(_ live: String) {
+        byPath[live] = nil
+        readTo[live] = nil
+        chainsNoted.remove(live)
+    }
+
     /// Notes `fingerprint` as read up to `offset` under `live` (a file let go: retired).
     public mutating func remember(_ fingerprint: Fingerprint?, under live: String, readTo offset: Int64) {
         remember(fingerprint, under: live)

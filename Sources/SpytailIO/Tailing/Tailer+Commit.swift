@@ -60,11 +60,11 @@ extension Tailer {
         }
     }
 
-    /// The checkpoints, with the contents seen under their paths and those followed (a live file still empty has
-    /// no checkpoint): a restart reads a copy never seen, and not one read.
+    /// The checkpoints, with the contents seen under every live path whose chain is known (also one with nothing
+    /// to checkpoint: an empty live file, or one closed while disabled): a restart reads a copy never seen, and
+    /// not one read.
     func savedPositions() -> SavedPositions {
-        let checkpoints = currentCheckpoints()
-        return SavedPositions(checkpoints: checkpoints, seen: seen.saved(for: Set(checkpoints.map(\.path) + files.followedPaths)))
+        SavedPositions(checkpoints: currentCheckpoints(), seen: seen.saved(for: seen.chainsNoted))
     }
 
     func currentCheckpoints() -> [Checkpoint] {

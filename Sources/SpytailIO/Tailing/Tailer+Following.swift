@@ -81,7 +81,12 @@ extension Tailer {
     func close(_ file: TailedFile, reason: String) throws(SinkError) {
         file.lifecycle.close()
         try file.finish(emit)
-        seen.remember(file.source?.fingerprint, under: file.followPath)
+        // How far it was read: a copy of it that turns up later (gzipped) is read from there, not from an older mark.
+        if let checkpoint = file.checkpoint() {
+            seen.remember(checkpoint.fingerprint, under: file.followPath, readTo: checkpoint.offset)
+        } else {
+            seen.remember(file.source?.fingerprint, under: file.followPath)
+        }
         releaseDrainWatch(of: file)
         file.close()
         files.remove(file)

@@ -147,4 +147,23 @@ struct RunScheduleTests {
                                            .finishRotation(writer: 0), .write(writer: 0, lines: 17), .rotate(writer: 0)])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// A line written, the run stopped before reading it, and copytruncate's copy taken while down: the restart
+    /// knew the path (nothing seen yet) and read the copy as unseen, then the live file, not yet truncated, from
+    /// 0. A copy of what the live file holds is not read; the live file is.
+    @Test func aCopytruncateWhileDownOfAFileNeverReadIsReadOnce() {
+        let schedule = RunScenario(modes: [(.create, compress: true, delay: false), (.copytruncate, compress: false, delay: false), Self.plain],
+                                   steps: [.write(writer: 1, lines: 1), .stop, .rotate(writer: 1), .start])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    /// A copy read at a start while the live file was empty, then `disabled` (the live file closed) and a stop:
+    /// what was seen under the path was saved only for paths followed or checkpointed, so the restart took it
+    /// for a first start and read the chain again. Every known path's contents are saved now.
+    @Test func whatWasSeenIsSavedForAPathClosedWhileDisabled() {
+        let schedule = RunScenario(modes: [(.create, compress: true, delay: false), (.copytruncate, compress: false, delay: false), Self.plain],
+                                   steps: [.stop, .rotate(writer: 0), .write(writer: 0, lines: 15), .start, .rotate(writer: 0), .overflow,
+                                           .setState(.disabled), .stop])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }
