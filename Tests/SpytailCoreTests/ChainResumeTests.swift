@@ -112,6 +112,14 @@ struct ChainResumeTests {
         // truncated: the copy holds what the live file holds; the live file is read, not both.
         var window = ChainResume([], seen: [])
         #expect(window.plan([Self.copy(Self.b), Self.live(Self.b)], isPlain: { _ in true }) == .init(steps: [.follow(member: 1, offset: 0, saved: nil)]))
+        // The content read before, let go at 200 and grown since under a writer that had not reopened: read
+        // from there when it is plain (a gzip one is not opened to find out).
+        var grown = ChainResume([], seen: [.init(Self.a, readTo: 200)])
+        #expect(grown.plan([.init(fingerprint: Self.a, isLive: false, plainSize: 300), Self.live(Self.c)], isPlain: { _ in true })
+                == .init(steps: [.catchUp(member: 0, offset: 200), .follow(member: 1, offset: 0, saved: nil)]))
+        var notGrown = ChainResume([], seen: [.init(Self.a, readTo: 200)])
+        #expect(notGrown.plan([.init(fingerprint: Self.a, isLive: false, plainSize: 200), Self.copy(Self.a), Self.live(Self.c)], isPlain: { _ in true })
+                == .init(steps: [.follow(member: 2, offset: 0, saved: nil)]))
         var gone = ChainResume([], seen: [.init(Self.a)])
         #expect(gone.plan([Self.copy(Self.a), Self.copy(Self.b)], isPlain: { _ in true }) == .init(steps: [.catchUp(member: 1, offset: 0)], looksAtLiveFile: true))
         // The checkpointed content is gone (rewritten in place while disabled): what was never seen is read,

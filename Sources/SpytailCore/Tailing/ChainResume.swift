@@ -23,10 +23,13 @@ public struct ChainResume: Sendable {
     public struct Member: Sendable, Equatable {
         public var fingerprint: Fingerprint?
         public var isLive: Bool
+        /// Its size when it is a plain file (nil: gzip, or not looked at).
+        public var plainSize: Int64?
 
-        public init(fingerprint: Fingerprint?, isLive: Bool) {
+        public init(fingerprint: Fingerprint?, isLive: Bool, plainSize: Int64? = nil) {
             self.fingerprint = fingerprint
             self.isLive = isLive
+            self.plainSize = plainSize
         }
     }
 
@@ -98,9 +101,9 @@ public struct ChainResume: Sendable {
             return plan
         }
         var planned = delivered
-        for index in unseen(before: start, in: members) {
+        for (index, offset) in unseen(before: start, in: members) {
             guard let fp = members[index].fingerprint, planned.insert(fp).inserted else { continue }
-            plan.steps.append(.catchUp(member: index, offset: 0))
+            plan.steps.append(.catchUp(member: index, offset: offset))
         }
         for index in start..<members.count {
             let member = members[index]
@@ -130,15 +133,25 @@ public struct ChainResume: Sendable {
         return plan
     }
 
-    /// The members before `start` never seen under the path: those after the newest member whose content was
-    /// seen (or read by an earlier look). Members without a complete first line cannot be named and are left,
-    /// and so is a copy of what the live file holds (copytruncate's window): the live file is read instead.
-    private func unseen(before start: Int, in members: [Member]) -> [Int] {
+    /// What before `start` is read, and from where: the members never seen under the path, those after the
+    /// newest member whose content was seen (or read by an earlier look), whole; and that newest seen member
+    /// past where it was let go, when it is a plain file that grew since (a writer that had not reopened).
+    /// Members without a complete first line cannot be named and are left, and so is a copy of what the live
+    /// file holds (copytruncate's window): the live file is read instead.
+    private func unseen(before start: Int, in members: [Member]) -> [(member: Int, offset: Int64)] {
         guard let seen else { return [] }
         let live = members.last?.isLive == true ? members.last?.fingerprint : nil
         let known = { (member: Member) in member.fingerprint.map { seen.contains($0) || self.delivered.contains($0) } ?? false }
         let newestKnown = members[..<start].lastIndex(where: known) ?? -1
-        return ((newestKnown + 1)..<start).filter { members[$0].fingerprint != nil && members[$0].fingerprint != live && !known(members[$0]) }
+        var reads: [(member: Int, offset: Int64)] = []
+        if newestKnown >= 0, let fp = members[newestKnown].fingerprint, let readTo = seenReadTo[fp],
+           let size = members[newestKnown].plainSize, size > readTo {
+            reads.append((newestKnown, readTo))
+        }
+        for index in (newestKnown + 1)..<start where members[index].fingerprint != nil && members[index].fingerprint != live && !known(members[index]) {
+            reads.append((index, 0))
+        }
+        return reads
     }
 
     /// Whether some checkpointed content is in none of `members` (and was neither drained nor read by an
