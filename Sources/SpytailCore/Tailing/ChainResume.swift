@@ -23,13 +23,10 @@ public struct ChainResume: Sendable {
     public struct Member: Sendable, Equatable {
         public var fingerprint: Fingerprint?
         public var isLive: Bool
-        /// Its size when it is a plain file (nil: gzip, or not looked at).
-        public var plainSize: Int64?
 
-        public init(fingerprint: Fingerprint?, isLive: Bool, plainSize: Int64? = nil) {
+        public init(fingerprint: Fingerprint?, isLive: Bool) {
             self.fingerprint = fingerprint
             self.isLive = isLive
-            self.plainSize = plainSize
         }
     }
 
@@ -78,9 +75,9 @@ public struct ChainResume: Sendable {
         seenReadTo = Dictionary((seen ?? []).compactMap { s in s.readTo.map { (s.fingerprint, $0) } }, uniquingKeysWith: { _, last in last })
     }
 
-    /// Plans one look at `members`. `isPlain(i)` tells whether member `i` is a plain file (asked only of
-    /// checkpointed rotated members).
-    public mutating func plan(_ members: [Member], isPlain: (Int) -> Bool) -> Plan {
+    /// Plans one look at `members`. `plainSize(i)` is member `i`'s size when it is a plain file, nil when it is
+    /// gzip (asked only of checkpointed rotated members, and of the newest seen one let go part-way).
+    public mutating func plan(_ members: [Member], plainSize: (Int) -> Int64?) -> Plan {
         var plan = Plan()
         // One content under two checkpoints (a first start inside copytruncate's window: the copy, then the live
         // file from where the copy ended): read up to the further one.
@@ -101,7 +98,7 @@ public struct ChainResume: Sendable {
             return plan
         }
         var planned = delivered
-        for (index, offset) in unseen(before: start, in: members) {
+        for (index, offset) in unseen(before: start, in: members, plainSize: plainSize) {
             guard let fp = members[index].fingerprint, planned.insert(fp).inserted else { continue }
             plan.steps.append(.catchUp(member: index, offset: offset))
         }
@@ -121,7 +118,7 @@ public struct ChainResume: Sendable {
             if member.isLive {
                 plan.steps.append(.follow(member: index, offset: offset,
                                           saved: offset > 0 ? checkpoints.last { $0.fingerprint == member.fingerprint && $0.offset == offset } : nil))
-            } else if let fp = member.fingerprint, offsets[fp] != nil, isPlain(index) {
+            } else if let fp = member.fingerprint, offsets[fp] != nil, plainSize(index) != nil {
                 plan.steps.append(.drain(member: index, offset: offset, fingerprint: fp))
                 planned.insert(fp)
             } else {
@@ -138,14 +135,14 @@ public struct ChainResume: Sendable {
     /// past where it was let go, when it is a plain file that grew since (a writer that had not reopened).
     /// Members without a complete first line cannot be named and are left, and so is a copy of what the live
     /// file holds (copytruncate's window): the live file is read instead.
-    private func unseen(before start: Int, in members: [Member]) -> [(member: Int, offset: Int64)] {
+    private func unseen(before start: Int, in members: [Member], plainSize: (Int) -> Int64?) -> [(member: Int, offset: Int64)] {
         guard let seen else { return [] }
         let live = members.last?.isLive == true ? members.last?.fingerprint : nil
         let known = { (member: Member) in member.fingerprint.map { seen.contains($0) || self.delivered.contains($0) } ?? false }
         let newestKnown = members[..<start].lastIndex(where: known) ?? -1
         var reads: [(member: Int, offset: Int64)] = []
         if newestKnown >= 0, let fp = members[newestKnown].fingerprint, let readTo = seenReadTo[fp],
-           let size = members[newestKnown].plainSize, size > readTo {
+           let size = plainSize(newestKnown), size > readTo {
             reads.append((newestKnown, readTo))
         }
         for index in (newestKnown + 1)..<start where members[index].fingerprint != nil && members[index].fingerprint != live && !known(members[index]) {

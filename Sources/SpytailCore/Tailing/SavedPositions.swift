@@ -1,6 +1,6 @@
 /// What a run saves so that the next one resumes where it stopped: where reading of each file stands, and
-/// the contents seen under each live path that has a checkpoint (so that a restart tells a rotated copy it
-/// never read from one it read: `ChainResume`).
+/// the contents read or skipped under each live path whose chain the run knew (so that a restart tells a
+/// rotated copy it never read from one it read: `ChainResume`).
 public struct SavedPositions: Sendable, Equatable {
     /// A content seen under a live path, and how far it was read when it was let go part-way known.
     public struct Seen: Sendable, Equatable {

@@ -28,10 +28,10 @@ extension Tailer {
         let (chain, members) = lookAtChain(of: path)
         // Content that seems gone may have been renamed between the listing and the reads: only the same
         // picture twice calls it vanished.
-        if resume.misses(members), Self.picture(lookAtChain(of: path)) != Self.picture((chain, members)) { return false }
+        if resume.misses(members), lookAtChain(of: path) != (chain, members) { return false }
         for member in members.reversed() { seen.remember(member.fingerprint, under: path) }
         seen.noteChain(of: path)
-        let plan = resume.plan(members, isPlain: { FileOpener.isPlain(chain[$0]) })
+        let plan = resume.plan(members, plainSize: { FileOpener.isPlain(chain[$0]) ? Syscall.stat(chain[$0]).map { Int64($0.st_size) } : nil })
         for lost in plan.vanished {
             try reportGap(GapReport(file: configuration.sourceFile(path, fingerprint: lost.fingerprint), offset: lost.offset, bytes: nil,
                                     reason: .vanished))
@@ -76,15 +76,7 @@ extension Tailer {
     /// The rotated chain of `path` (then the live file, if there) with each member's content.
     private func lookAtChain(of path: String) -> (chain: [String], members: [ChainResume.Member]) {
         let chain = discovery.rotatedCopies(of: path, source: source(of: path)) + (Syscall.stat(path) != nil ? [path] : [])
-        return (chain, chain.map { member in
-            let plainSize = FileOpener.isPlain(member) ? Syscall.stat(member).map { Int64($0.st_size) } : nil
-            return ChainResume.Member(fingerprint: Fingerprinter.ofFile(member), isLive: member == path, plainSize: plainSize)
-        })
-    }
-
-    /// What two looks must share to be the same picture: the names and their contents (a size may grow between).
-    private static func picture(_ look: (chain: [String], members: [ChainResume.Member])) -> [String: Fingerprint?] {
-        Dictionary(zip(look.chain, look.members.map(\.fingerprint)), uniquingKeysWith: { first, _ in first })
+        return (chain, chain.map { ChainResume.Member(fingerprint: Fingerprinter.ofFile($0), isLive: $0 == path) })
     }
 
     enum TailCheck { case matches, rewritten, moved }

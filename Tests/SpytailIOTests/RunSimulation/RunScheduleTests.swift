@@ -166,4 +166,13 @@ struct RunScheduleTests {
                                            .setState(.disabled), .stop])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// A copy read at a start while the live file was empty (kept as a retired file), gzipped by the next
+    /// rotation while its events were lost, then a stop: the retired position was forgotten and nothing else
+    /// said the chain was read, so the restart read it again. What was seen under the path is saved now.
+    @Test func aRetiredCopyGzippedWhileTheLiveFileIsEmptyIsNotReadAgain() {
+        let schedule = RunScenario(modes: [(.create, compress: true, delay: false), Self.plain, Self.plain],
+                                   steps: [.stop, .rotate(writer: 0), .write(writer: 0, lines: 15), .start, .rotate(writer: 0), .overflow, .stop])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }
