@@ -46,6 +46,22 @@ struct TailerTests {
         return (dir, config)
     }
 
+    /// Starts a tailer again from what a first one saved, waits until `done`, stops it; returns its store.
+    @discardableResult
+    static func restart(_ config: String, from saved: SavedPositions, until done: () -> Bool, _ what: @autoclosure () -> String) throws
+        -> RecordingCheckpointStore {
+        let store = RecordingCheckpointStore()
+        store.loadResult = .success(saved)
+        let tailer = try Tailer(configFile: ConfigFile(path: config), store: store, events: RecordingEventReporter(),
+                                clock: ManualClock(), fileEvents: RecordingFileEvents().factory)
+        let finished = start(tailer)
+        let came = Waiting.until(10, every: 0.01, done)
+        #expect(came, "\(what())")
+        tailer.inbox.push(.signal(SIGTERM))
+        #expect(Waiting.until(10, every: 0.01) { finished.value })
+        return store
+    }
+
     /// The last word of each line of a text output (these tests write one-word messages).
     static func lastWords(in output: String) -> [String] {
         ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
@@ -371,14 +387,7 @@ struct TailerFileEventsTests {
 
         // The logger writes its next file while spytail is stopped; then spytail starts again.
         dir.write("logs/app.log", "c\n")
-        let secondEvents = RecordingFileEvents(), secondStore = RecordingCheckpointStore()
-        secondStore.loadResult = .success(saved)
-        let second = try Tailer(configFile: ConfigFile(path: config), store: secondStore, events: RecordingEventReporter(),
-                                clock: ManualClock(), fileEvents: secondEvents.factory)
-        let secondFinished = TailerTests.start(second)
-        #expect(Waiting.until(10, every: 0.01) { exported().last == "c" }, "\(exported())")
-        second.inbox.push(.signal(SIGTERM))
-        #expect(Waiting.until(10, every: 0.01) { secondFinished.value })
+        let secondStore = try TailerTests.restart(config, from: saved, until: { exported().last == "c" }, "\(exported())")
         #expect(exported() == ["a", "b", "c"])
         #expect(secondStore.saves.last?.checkpoints.map(\.path) == [log], "the drained mark is gone once a file is followed there")
     }
@@ -418,14 +427,7 @@ struct TailerFileEventsTests {
         #expect(exported() == ["a1", "a2", "b1"], "the first run did not read c")
 
         dir.write("logs/app.log", "b1\nb2\n")
-        let secondEvents = RecordingFileEvents(), secondStore = RecordingCheckpointStore()
-        secondStore.loadResult = .success(saved)
-        let second = try Tailer(configFile: ConfigFile(path: config), store: secondStore, events: RecordingEventReporter(),
-                                clock: ManualClock(), fileEvents: secondEvents.factory)
-        let secondFinished = TailerTests.start(second)
-        #expect(Waiting.until(10, every: 0.01) { exported().last == "b2" }, "\(exported())")
-        second.inbox.push(.signal(SIGTERM))
-        #expect(Waiting.until(10, every: 0.01) { secondFinished.value })
+        try TailerTests.restart(config, from: saved, until: { exported().last == "b2" }, "\(exported())")
         #expect(exported() == ["a1", "a2", "b1", "c1", "c2", "b2"], "c once, before the rest of b; nothing twice")
     }
 
