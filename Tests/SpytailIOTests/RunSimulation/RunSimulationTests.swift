@@ -10,7 +10,7 @@ import Testing
 /// `SPYTAIL_RUNSIM_COUNT=1` lists every failing seed without shrinking. `SPYTAIL_RUNSIM_TRACE=1` also plays the shrunk schedule step by step, with what the run said and watched.
 /// The seed being played is kept in `$TMPDIR/spytail-run-sim.seed` for a crash the test cannot report.
 ///
-/// Not in the default run: it still fails about 3 % of seeds, in classes the README lists ("Run-loop
+/// Not in the default run: it still fails about 1.4 % of seeds, in classes the README lists ("Run-loop
 /// simulator"), and a seed does not always replay alike (Swift's per-process hashing orders the tailer's
 /// tables, and file times tick by the kernel's clock). CI runs 10,000 seeds as a report. The failures it
 /// found and that are fixed are kept as short schedules in `RunScheduleTests`, which do run by default.
