@@ -33,4 +33,28 @@ struct SeenContentsTests {
         seen.noteChain(of: "/l/a.log")
         #expect(seen.chainsNoted == ["/l/a.log"])
     }
+
+    /// What is saved with the checkpoints: only paths whose chain is known (an empty list says so too), with the
+    /// offsets of contents let go part-way; restored, the path is known again; forgotten, nothing of it is left.
+    @Test func savedRestoredAndForgotten() {
+        var seen = SeenContents()
+        let a = Fingerprint(value: 1), b = Fingerprint(value: 2)
+        seen.remember(a, under: "/l/a.log", readTo: 40)
+        seen.remember(b, under: "/l/a.log")
+        seen.remember(a, under: "/l/unknown.log")  // remembered, but its chain was never noted
+        seen.noteChain(of: "/l/a.log")
+        seen.noteChain(of: "/l/empty.log")
+        let saved = seen.saved(for: ["/l/a.log", "/l/empty.log", "/l/unknown.log", "/l/never.log"])
+        #expect(saved == ["/l/a.log": [.init(a, readTo: 40), .init(b)], "/l/empty.log": []])
+        #expect(seen.knownContents(under: "/l/unknown.log") == nil)
+
+        var next = SeenContents()
+        next.restore(saved)
+        #expect(next.knownContents(under: "/l/a.log") == [.init(a, readTo: 40), .init(b)])
+        #expect(next.knownContents(under: "/l/empty.log") == [])
+        #expect(next.readOffset(of: a, under: "/l/a.log") == 40)
+        next.forget("/l/a.log")
+        #expect(next.knownContents(under: "/l/a.log") == nil)
+        #expect(!next.contains(a, under: "/l/a.log") && next.readOffset(of: a, under: "/l/a.log") == nil)
+    }
 }

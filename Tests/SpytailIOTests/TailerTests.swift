@@ -431,6 +431,33 @@ struct TailerFileEventsTests {
         #expect(exported() == ["a1", "a2", "b1", "c1", "c2", "b2"], "c once, before the rest of b; nothing twice")
     }
 
+    /// What was seen under a live path is saved with the checkpoints also while the file is empty (nothing to
+    /// checkpoint), and forgotten once its folder is gone with nothing kept there (a deleted pod): the file
+    /// does not grow with every container a node ever ran. Fails when the folder's deletion forgets nothing.
+    @Test func whatWasSeenUnderAPathGoesWithItsFolder() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let config = dir.write("c.json", #"""
+            {"sources": [{"name": "pods", "include": ["pods/*/app.log"]}], "checkpoints": "cp.json",
+             "outputs": [{"type": "file", "path": "out.jsonl", "format": "text"}]}
+            """#)
+        for pod in ["p1", "p2"] { try FileManager.default.createDirectory(atPath: dir.file("pods/\(pod)"), withIntermediateDirectories: true) }
+        dir.write("pods/p1/app.log", "")
+        dir.write("pods/p2/app.log", "b\n")
+        let events = RecordingFileEvents(), store = RecordingCheckpointStore()
+        let tailer = try Tailer(configFile: ConfigFile(path: config), store: store, events: RecordingEventReporter(), clock: ManualClock(),
+                                fileEvents: events.factory)
+        let finished = TailerTests.start(tailer)
+        func savedPaths() -> [String] { (store.saves.last?.saved.seen.keys).map { $0.map { Paths.baseName(of: Paths.parent(of: $0)) }.sorted() } ?? [] }
+        #expect(Waiting.until(10, every: 0.01) { savedPaths() == ["p1", "p2"] }, "\(savedPaths())")
+        try FileManager.default.removeItem(atPath: dir.file("pods/p1"))
+        events.deliver(.changed(directory: dir.file("pods/p1"), name: "app.log", kind: .entries))
+        events.deliver(.changed(directory: dir.file("pods/p1"), name: nil, kind: .directoryGone))
+        #expect(Waiting.until(10, every: 0.01) { savedPaths() == ["p2"] }, "\(savedPaths())")
+        tailer.inbox.push(.signal(SIGTERM))
+        #expect(Waiting.until(10, every: 0.01) { finished.value })
+    }
+
     /// The deleted-live mark belongs to a live path: a reload after which no source matches the path drops it, as
     /// it drops parked positions (else the checkpoints would carry it until the next restart).
     @Test func aReloadThatNoLongerMatchesADeletedLiveFileDropsItsMark() throws {

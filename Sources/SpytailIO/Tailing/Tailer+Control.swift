@@ -19,7 +19,7 @@ extension Tailer {
     /// What was seen under live paths whose folder is gone (a deleted pod), with nothing kept there, is
     /// forgotten: the checkpoint file does not grow with every container a node ever ran. (Looked at when the
     /// watched folders change, which a folder's deletion does.)
-    private func forgetGoneFolders() {
+    func forgetGoneFolders() {
         let kept = Set(positions.checkpoints.map(\.path) + files.followedPaths)
         for path in seen.chainsNoted where !kept.contains(path) && Syscall.stat(Paths.parent(of: path)) == nil {
             seen.forget(path)

@@ -187,6 +187,8 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         }
         if batch.stops { return .stop }
         if batch.reload { try reloadConfig() }
+        // A folder came or went: once its files are looked at (a deleted pod's closed), what was seen there goes.
+        defer { if batch.controls.contains(.rewatch) { forgetGoneFolders() } }
         guard state != .disabled else { return .goOn }
         if batch.everything {
             try reconcileEverything()
