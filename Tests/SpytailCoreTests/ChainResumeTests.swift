@@ -4,7 +4,7 @@ import SpytailCore
 /// How the content saved under a live path is found again in its rotated chain: every case the restart
 /// tests cover end to end, planned here without files.
 struct ChainResumeTests {
-    static let a = Fingerprint(value: 0xA), b = Fingerprint(value: 0xB), c = Fingerprint(value: 0xC)
+    static let a = Fingerprint(value: 0xA), b = Fingerprint(value: 0xB), c = Fingerprint(value: 0xC), d = Fingerprint(value: 0xD)
 
     static func saved(_ fingerprint: Fingerprint, at offset: Int64, drained: Bool = false) -> Checkpoint {
         var checkpoint = Checkpoint(path: "/l/app.log", identity: FileIdentity(device: 1, inode: fingerprint.value),
@@ -78,8 +78,10 @@ struct ChainResumeTests {
         ([copy(a), copy(c), live(b)], [a, b], [ChainResume.Step.catchUp(member: 1, offset: 0), .follow(member: 2, offset: 40, saved: saved(b, at: 40))]),
         // the content read before it is gone (retention): what is left before the checkpointed member was never seen
         ([copy(c), live(b)], [a, b], [.catchUp(member: 0, offset: 0), .follow(member: 1, offset: 40, saved: saved(b, at: 40))]),
-        // older than the newest seen member: history, left
+        // older than every seen member: history, left
         ([copy(c), copy(a), live(b)], [a, b], [.follow(member: 2, offset: 40, saved: saved(b, at: 40))]),
+        // between two seen members (it went by between two looks while the one after it was read): read
+        ([copy(a), copy(c), copy(d), live(b)], [a, d, b], [.catchUp(member: 1, offset: 0), .follow(member: 3, offset: 40, saved: saved(b, at: 40))]),
         // both forms of the unseen rotation: read once; a member without a first line cannot be named
         ([copy(a), copy(nil), copy(c), copy(c), live(b)], [a, b], [.catchUp(member: 2, offset: 0), .follow(member: 4, offset: 40, saved: saved(b, at: 40))]),
         // nothing else seen (the first content read under the path is the checkpointed one): the rest is new

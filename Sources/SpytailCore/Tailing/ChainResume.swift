@@ -130,23 +130,27 @@ public struct ChainResume: Sendable {
         return plan
     }
 
-    /// What before `start` is read, and from where: the members never seen under the path, those after the
-    /// newest member whose content was seen (or read by an earlier look), whole; and that newest seen member
-    /// past where it was let go, when it is a plain file that grew since (a writer that had not reopened).
-    /// Members without a complete first line cannot be named and are left, and so is a copy of what the live
-    /// file holds (copytruncate's window): the live file is read instead.
+    /// What before `start` is read, and from where: the members never seen under the path, whole, those after
+    /// the oldest member whose content was seen (or read by an earlier look) — also between two seen ones: a
+    /// copy that went by between two looks while the one after it was read — or all of them when none was
+    /// seen (older than every seen one, a member is history: the list of what was seen is bounded); and the
+    /// newest seen member past where it was let go, when it is a plain file that grew since (a writer that had
+    /// not reopened). Members without a complete first line cannot be named and are left, and so is a copy of
+    /// what the live file holds (copytruncate's window): the live file is read instead.
     private func unseen(before start: Int, in members: [Member], plainSize: (Int) -> Int64?) -> [(member: Int, offset: Int64)] {
         guard let seen else { return [] }
         let live = members.last?.isLive == true ? members.last?.fingerprint : nil
         let known = { (member: Member) in member.fingerprint.map { seen.contains($0) || self.delivered.contains($0) } ?? false }
+        let oldestKnown = members[..<start].firstIndex(where: known) ?? -1
         let newestKnown = members[..<start].lastIndex(where: known) ?? -1
         var reads: [(member: Int, offset: Int64)] = []
-        if newestKnown >= 0, let fp = members[newestKnown].fingerprint, let readTo = seenReadTo[fp],
-           let size = plainSize(newestKnown), size > readTo {
-            reads.append((newestKnown, readTo))
-        }
-        for index in (newestKnown + 1)..<start where members[index].fingerprint != nil && members[index].fingerprint != live && !known(members[index]) {
-            reads.append((index, 0))
+        for index in max(oldestKnown, 0)..<start where members[index].fingerprint != nil && members[index].fingerprint != live {
+            if !known(members[index]) {
+                reads.append((index, 0))
+            } else if index == newestKnown, let fp = members[index].fingerprint, let readTo = seenReadTo[fp],
+                      let size = plainSize(index), size > readTo {
+                reads.append((index, readTo))
+            }
         }
         return reads
     }

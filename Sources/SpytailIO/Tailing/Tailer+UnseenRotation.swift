@@ -60,7 +60,8 @@ extension Tailer {
         if let oldest = copies.first, let at = chain.firstIndex(of: oldest.path), at > 0 { try catchUpLonger(chain[at - 1], under: live) }
         for copy in copies {
             events.report(.following(path: copy.path, offset: 0))
-            seen.remember(copy.fingerprint, under: live)
+            // Seen once read (`catchUp` says so): a copy renamed or gzipped before it could be opened is read when
+            // it arrives under its new name, not passed over as seen.
             try readRotated(copy.path, from: 0, fingerprint: copy.fingerprint, as: live, newest: copy.path == chain.last)
         }
     }
