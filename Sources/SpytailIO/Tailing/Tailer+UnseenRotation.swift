@@ -13,6 +13,9 @@ extension Tailer {
     /// copy is history and is left alone.
     func catchUpUnseenRotation(_ path: String, arrived: Bool = true) throws(SinkError) {
         guard let (live, source) = copyOwners.liveFile(ofCopy: path) else { return }
+        // A live path not there at the start (a container restarted into `1.log`) whose copy arrives before the
+        // live file was looked at: all its copies were written since, as when the live file is followed first.
+        if !seen.chainsNoted.contains(live), Syscall.stat(live) != nil { return try catchUpCopiesOfNewFile(live) }
         let chain = discovery.rotatedChain(of: live, source: source)
         guard let index = chain.lastIndex(of: path) else { return }
         try catchUpLonger(path, under: live)
