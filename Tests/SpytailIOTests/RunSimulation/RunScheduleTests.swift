@@ -175,4 +175,13 @@ struct RunScheduleTests {
                                    steps: [.stop, .rotate(writer: 0), .write(writer: 0, lines: 15), .start, .rotate(writer: 0), .overflow, .stop])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// A copy read at a start and kept at its end as a retired file, drained further after the next start, then
+    /// closed as deleted when it was gzipped: how far it was read stayed at the older mark, so the gzip copy was
+    /// read again from there. A closed file's content now records where reading ended.
+    @Test func aGzipCopyOfAFileClosedAsDeletedIsReadFromWhereReadingEnded() {
+        let schedule = RunScenario(modes: [(.create, compress: true, delay: false), (.copytruncate, compress: false, delay: false), Self.plain],
+                                   steps: [.stop, .rotate(writer: 0), .write(writer: 0, lines: 15), .start, .write(writer: 0, lines: 1), .stop, .start])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }
