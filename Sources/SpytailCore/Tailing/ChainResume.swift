@@ -97,8 +97,10 @@ public struct ChainResume: Sendable {
             plan.startsFresh = true
             return plan
         }
+        // What the live file holds now: a copy of it is not read (copytruncate's window).
+        let liveContent = members.last.flatMap { $0.isLive ? $0.fingerprint : nil }
         var planned = delivered
-        for (index, offset) in unseen(before: start, in: members, plainSize: plainSize) {
+        for (index, offset) in reads(before: start, in: members, liveContent: liveContent, plainSize: plainSize) {
             guard let fp = members[index].fingerprint, planned.insert(fp).inserted else { continue }
             plan.steps.append(.catchUp(member: index, offset: offset))
         }
@@ -108,7 +110,7 @@ public struct ChainResume: Sendable {
             if let fp = member.fingerprint, !member.isLive, planned.contains(fp) { continue }
             // A copy of what the live file still holds (copytruncate's window: copied, not yet truncated): the
             // live file is read from the offset, and the copy is what a truncate later is recovered from.
-            if let fp = member.fingerprint, !member.isLive, members.last?.isLive == true, members.last?.fingerprint == fp { continue }
+            if let fp = member.fingerprint, !member.isLive, fp == liveContent { continue }
             if let fp = member.fingerprint, !member.isLive, offsets[fp] == nil, seen?.contains(fp) == true {
                 planned.insert(fp)
                 if let readTo = seenReadTo[fp] { plan.steps.append(.catchUp(member: index, offset: readTo)) }
@@ -137,14 +139,14 @@ public struct ChainResume: Sendable {
     /// newest seen member past where it was let go, when it is a plain file that grew since (a writer that had
     /// not reopened). Members without a complete first line cannot be named and are left, and so is a copy of
     /// what the live file holds (copytruncate's window): the live file is read instead.
-    private func unseen(before start: Int, in members: [Member], plainSize: (Int) -> Int64?) -> [(member: Int, offset: Int64)] {
+    private func reads(before start: Int, in members: [Member], liveContent: Fingerprint?,
+                       plainSize: (Int) -> Int64?) -> [(member: Int, offset: Int64)] {
         guard let seen else { return [] }
-        let live = members.last?.isLive == true ? members.last?.fingerprint : nil
         let known = { (member: Member) in member.fingerprint.map { seen.contains($0) || self.delivered.contains($0) } ?? false }
         let oldestKnown = members[..<start].firstIndex(where: known) ?? -1
         let newestKnown = members[..<start].lastIndex(where: known) ?? -1
         var reads: [(member: Int, offset: Int64)] = []
-        for index in max(oldestKnown, 0)..<start where members[index].fingerprint != nil && members[index].fingerprint != live {
+        for index in max(oldestKnown, 0)..<start where members[index].fingerprint != nil && members[index].fingerprint != liveContent {
             if !known(members[index]) {
                 reads.append((index, 0))
             } else if index == newestKnown, let fp = members[index].fingerprint, let readTo = seenReadTo[fp],

@@ -38,13 +38,7 @@ public struct SeenContents: Sendable, Equatable {
     public mutating func restore(_ saved: [String: [SavedPositions.Seen]]) {
         for (path, contents) in saved {
             noteChain(of: path)
-            for content in contents {
-                if let offset = content.readTo {
-                    remember(content.fingerprint, under: path, readTo: offset)
-                } else {
-                    remember(content.fingerprint, under: path)
-                }
-            }
+            for content in contents { remember(content.fingerprint, under: path, readTo: content.readTo) }
         }
     }
 
@@ -72,10 +66,11 @@ public struct SeenContents: Sendable, Equatable {
         chainsNoted.remove(live)
     }
 
-    /// Notes `fingerprint` as read up to `offset` under `live` (a file let go: retired).
-    public mutating func remember(_ fingerprint: Fingerprint?, under live: String, readTo offset: Int64) {
+    /// Notes `fingerprint` as read up to `offset` under `live` (a file let go: retired, closed; nil: how far is
+    /// not known).
+    public mutating func remember(_ fingerprint: Fingerprint?, under live: String, readTo offset: Int64?) {
         remember(fingerprint, under: live)
-        guard let fingerprint else { return }
+        guard let fingerprint, let offset else { return }
         var offsets = readTo[live, default: [:]]
         offsets[fingerprint] = offset
         if offsets.count > perPath, let any = offsets.keys.first(where: { $0 != fingerprint }) { offsets[any] = nil }

@@ -67,6 +67,16 @@ extension Tailer {
         SavedPositions(checkpoints: currentCheckpoints(), seen: seen.saved(for: seen.chainsNoted))
     }
 
+    /// What was seen under live paths whose folder is gone (a deleted pod), with nothing kept there, is
+    /// forgotten: the checkpoint file does not grow with every container a node ever ran. (Looked at after a
+    /// batch that told of a folder coming or going, and once at start for folders gone while stopped.)
+    func forgetGoneFolders() {
+        let kept = Set(positions.checkpoints.map(\.path) + files.followedPaths)
+        for path in seen.chainsNoted where !kept.contains(path) && Syscall.stat(Paths.parent(of: path)) == nil {
+            seen.forget(path)
+        }
+    }
+
     func currentCheckpoints() -> [Checkpoint] {
         (files.all.compactMap { $0.checkpoint() } + positions.checkpoints).sorted {
             ($0.path, $0.offset) < ($1.path, $1.offset)

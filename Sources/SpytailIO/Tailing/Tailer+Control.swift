@@ -13,17 +13,6 @@ extension Tailer {
             for source in configuration.sources { links.merge(discovery.linkedFolders(for: source)) { $0.union($1) } }
         }
         watches.want(wanted, links: links)
-        forgetGoneFolders()
-    }
-
-    /// What was seen under live paths whose folder is gone (a deleted pod), with nothing kept there, is
-    /// forgotten: the checkpoint file does not grow with every container a node ever ran. (Looked at when the
-    /// watched folders change, which a folder's deletion does.)
-    func forgetGoneFolders() {
-        let kept = Set(positions.checkpoints.map(\.path) + files.followedPaths)
-        for path in seen.chainsNoted where !kept.contains(path) && Syscall.stat(Paths.parent(of: path)) == nil {
-            seen.forget(path)
-        }
     }
 
     /// SIGUSR1: recording ⇄ idle.

@@ -82,11 +82,7 @@ extension Tailer {
         file.lifecycle.close()
         try file.finish(emit)
         // How far it was read: a copy of it that turns up later (gzipped) is read from there, not from an older mark.
-        if let checkpoint = file.checkpoint() {
-            seen.remember(checkpoint.fingerprint, under: file.followPath, readTo: checkpoint.offset)
-        } else {
-            seen.remember(file.source?.fingerprint, under: file.followPath)
-        }
+        seen.remember(file.source?.fingerprint, under: file.followPath, readTo: file.checkpoint()?.offset)
         releaseDrainWatch(of: file)
         file.close()
         files.remove(file)

@@ -35,10 +35,7 @@ extension Tailer {
                 }
                 seen.noteChain(of: path)
                 if !known && (source.startAt == .end || !source.rotated) {
-                    // The history is skipped, and known: a copy renamed later is not new content.
-                    for member in discovery.rotatedChain(of: path, source: source, listings: listings) {
-                        seen.remember(Fingerprinter.ofFile(member), under: path)
-                    }
+                    rememberSkipped(discovery.rotatedChain(of: path, source: source, listings: listings), under: path)
                     if source.startAt == .end { try followAtEnd(path) } else { try reconcilePath(path) }
                 } else {
                     if !known, let newest = try readHistory(of: path, source: source),
@@ -54,6 +51,7 @@ extension Tailer {
         // Once more per folder: names that match but cannot be read (a directory, a symlink loop) are
         // reported now rather than silently skipped.
         for directory in watches.wanted.sorted() { try reconcileDirectory(directory) }
+        forgetGoneFolders()
         try commit(durable: true)
     }
 

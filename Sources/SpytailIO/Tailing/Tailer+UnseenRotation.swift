@@ -46,13 +46,15 @@ extension Tailer {
         let source = source(of: path)
         seen.noteChain(of: path)
         let chain = discovery.rotatedChain(of: path, source: source)
-        guard source.rotated, source.startAt == .beginning else {
-            // Skipped, and known: a copy renamed later is not new content.
-            for copy in chain { seen.remember(Fingerprinter.ofFile(copy), under: path) }
-            return
-        }
+        guard source.rotated, source.startAt == .beginning else { return rememberSkipped(chain, under: path) }
         guard !chain.isEmpty else { return }
         try catchUpUnseen(chain, through: chain.count - 1, under: path, newestAlone: false)
+    }
+
+    /// Copies left unread on purpose (`startAt: end`, `rotated: false`) are known: one renamed later is not
+    /// new content, nor is it at a restart.
+    func rememberSkipped(_ copies: [String], under live: String) {
+        for copy in copies { seen.remember(Fingerprinter.ofFile(copy), under: live) }
     }
 
     /// Reads the copies `unseenCopies` names, oldest first, as the live path.
