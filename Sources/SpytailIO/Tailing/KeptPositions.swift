@@ -1,7 +1,8 @@
 import SpytailCore
 
 /// Where reading stands for the files `run` holds no descriptor for, each checkpointed like an open one:
-/// - *parked* live files (closed under `maxOpenFiles`, or while disabled), by live path: reopened there;
+/// - *parked* files (live ones closed under `maxOpenFiles`; while disabled, every file, a rotated copy being
+///   drained too), by live path, all of a path's together: resumed there as a restart resumes them;
 /// - *retired* rotated-away files, read to their end and closed while quiet, by identity: read again if they
 ///   grow, now or after a restart;
 /// - *deleted* live files (read to their end), and the newest gzip copy of a chain read whole, by live path,
@@ -10,7 +11,8 @@ import SpytailCore
 ///   gzip holds it) instead of reading the chain again as a first start would.
 /// Retired and deleted positions are bounded, the oldest forgotten first; parked ones are live files.
 struct KeptPositions {
-    private(set) var parked: [String: Checkpoint] = [:]
+    /// Never an empty list.
+    private(set) var parked: [String: [Checkpoint]] = [:]
     private(set) var retired: [FileIdentity: RetiredFile] = [:]
     private var deleted: [String: (checkpoint: Checkpoint, order: Int)] = [:]
     /// One sequence for retired and deleted positions: the order they were kept in.
@@ -18,18 +20,23 @@ struct KeptPositions {
 
     /// Every kept position, for the checkpoints.
     var checkpoints: [Checkpoint] {
-        Array(parked.values) + retired.values.map(\.checkpoint) + deleted.values.map(\.checkpoint)
+        parked.values.flatMap { $0 } + retired.values.map(\.checkpoint) + deleted.values.map(\.checkpoint)
     }
 
     // MARK: parked
 
-    mutating func park(_ checkpoint: Checkpoint, at path: String) { parked[path] = checkpoint }
+    /// Keeps `checkpoint` under the live `path`, beside the others there (a copy being drained and the live file
+    /// are both parked when disabled): one per file, the newest position of a file replacing its older one.
+    mutating func park(_ checkpoint: Checkpoint, at path: String) {
+        parked[path, default: []].removeAll { $0.identity == checkpoint.identity }
+        parked[path]!.append(checkpoint)
+    }
 
-    /// The parked position at `path`, no longer kept.
-    mutating func unpark(_ path: String) -> Checkpoint? { parked.removeValue(forKey: path) }
+    /// The positions parked under `path`, no longer kept (empty: none).
+    mutating func unpark(_ path: String) -> [Checkpoint] { parked.removeValue(forKey: path) ?? [] }
 
     /// Every parked position, by path, no longer kept.
-    mutating func unparkAll() -> [(path: String, checkpoint: Checkpoint)] {
+    mutating func unparkAll() -> [(path: String, checkpoints: [Checkpoint])] {
         defer { parked = [:] }
         return parked.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }

@@ -36,7 +36,7 @@ extension Tailer {
         case .wakeUp:
             state = newState
             rewatch()
-            for (path, checkpoint) in positions.unparkAll() { try resume(path, from: [checkpoint]) }
+            for (path, checkpoints) in positions.unparkAll() { try resume(path, from: checkpoints) }
             try reconcileEverything()
         case .flushPendingEntries:
             for file in files.all { try file.flushPendingEntry(emit) }

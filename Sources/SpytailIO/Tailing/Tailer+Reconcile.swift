@@ -66,11 +66,13 @@ extension Tailer {
             warnOnce(path, "a symlink to \(target), outside the source's folder; not read (set \"followSymlinks\": true to allow)")
             return
         }
-        if let checkpoint = positions.parked[path] {
-            // Still the same file with nothing new: stay parked (no descriptor spent on it).
-            if checkpoint.identity == identity && Int64(info.st_size) == checkpoint.offset { return }
-            _ = positions.unpark(path)
-            try resume(path, from: [checkpoint])
+        if let parked = positions.parked[path] {
+            // Still the same file with nothing new (and nothing else parked there left to read): stay parked, no
+            // descriptor spent on it.
+            let unchanged = parked.contains { $0.identity == identity }
+                && parked.allSatisfy { $0.drained || ($0.identity == identity && Int64(info.st_size) == $0.offset) }
+            if unchanged { return }
+            try resume(path, from: positions.unpark(path))
         } else {
             try catchUpCopiesOfNewFile(path)
             try follow(path, from: 0, fingerprint: nil)

@@ -13,10 +13,8 @@ extension Tailer {
         seen.restore(saved.seen)
         rewatch()
         guard state != .disabled else {
-            // Parked as they are; of two for one path, the one behind (so nothing is skipped on enabling).
-            for checkpoint in checkpoints where positions.parked[checkpoint.path].map({ $0.offset >= checkpoint.offset }) ?? true {
-                positions.park(checkpoint, at: checkpoint.path)
-            }
+            // Parked as they are, all of a path's: enabling resumes them as this start would have.
+            for checkpoint in checkpoints { positions.park(checkpoint, at: checkpoint.path) }
             return
         }
         for (path, group) in Dictionary(grouping: checkpoints, by: \.path).sorted(by: { $0.key < $1.key }) {

@@ -95,9 +95,11 @@ extension Tailer {
             rows.append(.init(path: file.lifecycle.isFollowed ? file.followPath : "\(file.followPath) (rotated)",
                               offset: file.resumeOffset, size: size, status: status))
         }
-        for (path, checkpoint) in positions.parked {
-            rows.append(.init(path: path, offset: checkpoint.offset, size: Syscall.stat(path).map { Int64($0.st_size) } ?? 0,
-                              status: "parked"))
+        for (path, parked) in positions.parked {
+            for checkpoint in parked {
+                rows.append(.init(path: path, offset: checkpoint.offset, size: Syscall.stat(path).map { Int64($0.st_size) } ?? 0,
+                                  status: "parked"))
+            }
         }
         return rows.sorted { $0.path < $1.path }
     }

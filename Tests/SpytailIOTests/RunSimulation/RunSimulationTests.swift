@@ -24,6 +24,7 @@ struct RunSimulationTests {
         let seedFile = (environment["TMPDIR"] ?? "/tmp") + "/spytail-run-sim.seed"
         var failed = 0
         let counting = environment["SPYTAIL_RUNSIM_COUNT"] == "1"  // every failing seed listed, none shrunk
+        let tracing = environment["SPYTAIL_RUNSIM_TRACE"] == "1"  // with counting: each seed's own play traced
         // `SPYTAIL_RUNSIM_SECONDS=T`: stop starting seeds after T seconds (CI: 10,000 seeds or 2 minutes).
         let budget = environment["SPYTAIL_RUNSIM_SECONDS"].flatMap { Double($0) }
         let began = Date()
@@ -33,7 +34,7 @@ struct RunSimulationTests {
             played += 1
             try? "\(seed)\n".write(toFile: seedFile, atomically: false, encoding: .utf8)
             let scenario = RunScenario(seed: seed)
-            let problems = SimulatedRun(scenario).play()
+            let problems = SimulatedRun(scenario, trace: counting && tracing).play()
             guard !problems.isEmpty else { continue }
             failed += 1
             if counting {
@@ -41,7 +42,7 @@ struct RunSimulationTests {
                 continue
             }
             let short = Self.shrink(scenario)
-            if ProcessInfo.processInfo.environment["SPYTAIL_RUNSIM_TRACE"] == "1" { _ = SimulatedRun(short, trace: true).play() }
+            if tracing { _ = SimulatedRun(short, trace: true).play() }
             Issue.record("""
                 seed \(seed): \(problems.joined(separator: "; "))
                 shrunk to \(short.steps.count) of \(scenario.steps.count) steps: \(short)

@@ -46,6 +46,7 @@ final class SimulatedRun {
         if !scenario.startsLate { start() }
         for (i, step) in scenario.steps.enumerated() {
             stepIndex = i
+            if trace { sayPositions() }
             perform(step)
             if trace { say("\(i) \(step)") }
             if problems.count > 0 { return problems }
@@ -184,6 +185,25 @@ final class SimulatedRun {
         print("  \(step)  [\(tailer == nil ? "down" : "watching " + spy.currentlyWatched.map { $0.replacingOccurrences(of: directory.path, with: "") }.sorted().joined(separator: " "))]")
         for event in events[said...] { print("      \(event)".replacingOccurrences(of: directory.path, with: "")) }
         said = events.count
+    }
+
+    /// Tracing: what the run would save now (or loads, when down) and what the folders hold.
+    private func sayPositions() {
+        let saved = tailer?.savedPositions() ?? checkpoints.saves.last?.saved ?? SavedPositions()
+        let strip = { (s: String) in s.replacingOccurrences(of: self.directory.path, with: "") }
+        for c in saved.checkpoints { print("        cp \(strip(c.path)) \(c.fingerprint) @\(c.offset)\(c.drained ? " drained" : "")") }
+        for (path, seen) in saved.seen.sorted(by: { $0.key < $1.key }) {
+            print("        seen \(strip(path)): \(seen.map { "\($0.fingerprint)\($0.readTo.map { "@\($0)" } ?? "")" }.joined(separator: " "))")
+        }
+        for folder in ["logs", "logs/old"] {
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path + "/" + folder)) ?? []).sorted()
+            let listed = names.compactMap { name -> String? in
+                let path = directory.path + "/" + folder + "/" + name
+                guard let st = Syscall.stat(path), (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+                return "\(name)[\(st.st_size) i\(st.st_ino % 10000) \(Fingerprinter.ofFile(path).map { "\($0)" } ?? "-")]"
+            }
+            print("        \(folder): \(listed.joined(separator: " "))")
+        }
     }
 
     /// Invariants after every turn.
