@@ -69,7 +69,7 @@ struct ChainResumeTests {
     @Test(arguments: cases)
     func aLookIsPlanned(_ c: Case) {
         var resume = ChainResume(c.saved)
-        #expect(resume.plan(c.members, plainSize: { c.plain.contains($0) ? 0 : nil }) == c.plan)
+        #expect(resume.plan(c.members, size: { c.plain.contains($0) ? .plain(0) : nil }) == c.plan)
     }
 
     /// A copy created, written and rotated away between two looks of the last run sits before the checkpointed
@@ -92,7 +92,7 @@ struct ChainResumeTests {
     ] as [([ChainResume.Member], [Fingerprint]?, [ChainResume.Step])])
     func aCopyNeverSeenBeforeTheCheckpointedMemberIsRead(_ members: [ChainResume.Member], _ seen: [Fingerprint]?, _ steps: [ChainResume.Step]) {
         var resume = ChainResume([Self.saved(Self.b, at: 40)], seen: seen?.map { SavedPositions.Seen($0) })
-        #expect(resume.plan(members, plainSize: { _ in 0 }).steps == steps)
+        #expect(resume.plan(members, size: { _ in .plain(0) }).steps == steps)
     }
 
     /// A copy the last run read to its end and let go, after the oldest checkpointed member (a drained file kept
@@ -100,7 +100,7 @@ struct ChainResumeTests {
     @Test func aCopyReadBeforeAfterTheCheckpointedMemberIsNotReadAgain() {
         let d = Fingerprint(value: 0xD)
         var resume = ChainResume([Self.saved(Self.a, at: 100), Self.saved(d, at: 7)], seen: [.init(Self.b), .init(Self.c, readTo: 30)])
-        let plan = resume.plan([Self.copy(Self.a), Self.copy(Self.b), Self.copy(Self.c), Self.live(d)], plainSize: { _ in nil })
+        let plan = resume.plan([Self.copy(Self.a), Self.copy(Self.b), Self.copy(Self.c), Self.live(d)], size: { _ in nil })
         #expect(plan.steps == [ChainResume.Step.catchUp(member: 0, offset: 100), .catchUp(member: 2, offset: 30), .follow(member: 3, offset: 7, saved: Self.saved(d, at: 7))])
     }
 
@@ -108,37 +108,40 @@ struct ChainResumeTests {
     /// read again), but a copy that arrived unseen is read before the live file is followed from its start.
     @Test func noCheckpointButWhatWasSeenKnown() {
         var resume = ChainResume([], seen: [.init(Self.a)])
-        let plan = resume.plan([Self.copy(Self.a), Self.copy(Self.b), Self.live(Self.c)], plainSize: { _ in 0 })
+        let plan = resume.plan([Self.copy(Self.a), Self.copy(Self.b), Self.live(Self.c)], size: { _ in .plain(0) })
         #expect(plan == .init(steps: [.catchUp(member: 1, offset: 0), .follow(member: 2, offset: 0, saved: nil)]))
         // Stopped before the live file's first line was read, rotated by copytruncate while down and not yet
         // truncated: the copy holds what the live file holds; the live file is read, not both.
         var window = ChainResume([], seen: [])
-        #expect(window.plan([Self.copy(Self.b), Self.live(Self.b)], plainSize: { _ in 0 }) == .init(steps: [.follow(member: 1, offset: 0, saved: nil)]))
+        #expect(window.plan([Self.copy(Self.b), Self.live(Self.b)], size: { _ in .plain(0) }) == .init(steps: [.follow(member: 1, offset: 0, saved: nil)]))
         // The content read before, let go at 200 and grown since under a writer that had not reopened: read
-        // from there when it is plain (a gzip one is not opened to find out).
-        var grown = ChainResume([], seen: [.init(Self.a, readTo: 200)])
-        #expect(grown.plan([Self.copy(Self.a), Self.live(Self.c)], plainSize: { [300, 0][$0] })
-                == .init(steps: [.catchUp(member: 0, offset: 200), .follow(member: 1, offset: 0, saved: nil)]))
+        // from there, plain or gzipped after it grew (its trailer says a size other than 200).
+        for grownSize in [ChainResume.Size.plain(300), .gzip(isize: 300)] {
+            var grown = ChainResume([], seen: [.init(Self.a, readTo: 200)])
+            #expect(grown.plan([Self.copy(Self.a), Self.live(Self.c)], size: { [grownSize, .plain(0)][$0] })
+                    == .init(steps: [.catchUp(member: 0, offset: 200), .follow(member: 1, offset: 0, saved: nil)]))
+        }
+        // Not grown: the plain form is 200 bytes, and so is the gzip form beside it (compression under way).
         var notGrown = ChainResume([], seen: [.init(Self.a, readTo: 200)])
-        #expect(notGrown.plan([Self.copy(Self.a), Self.copy(Self.a), Self.live(Self.c)], plainSize: { [200, nil, 0][$0] })
+        #expect(notGrown.plan([Self.copy(Self.a), Self.copy(Self.a), Self.live(Self.c)], size: { [.plain(200), .gzip(isize: 200), .plain(0)][$0] })
                 == .init(steps: [.follow(member: 2, offset: 0, saved: nil)]))
         var gone = ChainResume([], seen: [.init(Self.a)])
-        #expect(gone.plan([Self.copy(Self.a), Self.copy(Self.b)], plainSize: { _ in 0 }) == .init(steps: [.catchUp(member: 1, offset: 0)], looksAtLiveFile: true))
+        #expect(gone.plan([Self.copy(Self.a), Self.copy(Self.b)], size: { _ in .plain(0) }) == .init(steps: [.catchUp(member: 1, offset: 0)], looksAtLiveFile: true))
         // The checkpointed content is gone (rewritten in place while disabled): what was never seen is read,
         // then the live file.
         var vanished = ChainResume([Self.saved(Self.a, at: 100)], seen: [])
-        #expect(vanished.plan([Self.copy(nil), Self.copy(Self.b), Self.live(Self.c)], plainSize: { _ in 0 })
+        #expect(vanished.plan([Self.copy(nil), Self.copy(Self.b), Self.live(Self.c)], size: { _ in .plain(0) })
                 == .init(vanished: [Self.saved(Self.a, at: 100)], steps: [.catchUp(member: 1, offset: 0), .follow(member: 2, offset: 0, saved: nil)]))
     }
 
     @Test func sizesAreAskedOnlyOfCheckpointedCopiesAndTheNewestSeenOneLetGoPartWay() {
         var resume = ChainResume([Self.saved(Self.b, at: 7)])
         var asked: [Int] = []
-        _ = resume.plan([Self.copy(Self.a), Self.copy(Self.b), Self.copy(Self.c), Self.live(nil)], plainSize: { asked.append($0); return 0 })
+        _ = resume.plan([Self.copy(Self.a), Self.copy(Self.b), Self.copy(Self.c), Self.live(nil)], size: { asked.append($0); return .plain(0) })
         #expect(asked == [1])
         var seen = ChainResume([Self.saved(Self.c, at: 7)], seen: [.init(Self.a), .init(Self.b, readTo: 5)])
         asked = []
-        _ = seen.plan([Self.copy(Self.a), Self.copy(Self.b), Self.copy(Self.c), Self.live(nil)], plainSize: { asked.append($0); return 0 })
+        _ = seen.plan([Self.copy(Self.a), Self.copy(Self.b), Self.copy(Self.c), Self.live(nil)], size: { asked.append($0); return .plain(0) })
         #expect(asked == [1, 2])
     }
 
@@ -147,15 +150,15 @@ struct ChainResumeTests {
     @Test func laterLooksSkipWhatWasReadAndSayALossOnce() {
         let lost = Fingerprint(value: 0xD)
         var resume = ChainResume([Self.saved(Self.a, at: 100), Self.saved(lost, at: 9)])
-        let first = resume.plan([Self.copy(Self.a), Self.live(Self.b)], plainSize: { _ in nil })
+        let first = resume.plan([Self.copy(Self.a), Self.live(Self.b)], size: { _ in nil })
         #expect(first.vanished == [Self.saved(lost, at: 9)])
         resume.read(Self.a)  // caught up; then following b failed: b was rotated meanwhile
-        let second = resume.plan([Self.copy(Self.a), Self.copy(Self.b), Self.live(Self.c)], plainSize: { _ in nil })
+        let second = resume.plan([Self.copy(Self.a), Self.copy(Self.b), Self.live(Self.c)], size: { _ in nil })
         #expect(second.vanished.isEmpty)
         #expect(second.steps == [.catchUp(member: 1, offset: 0), .follow(member: 2, offset: 0, saved: nil)])
         resume.read(Self.b)
         // Retention removed the checkpointed member meanwhile: reading still starts after what was read.
-        let third = resume.plan([Self.copy(Self.b), Self.live(Self.c)], plainSize: { _ in nil })
+        let third = resume.plan([Self.copy(Self.b), Self.live(Self.c)], size: { _ in nil })
         #expect(third == .init(steps: [.follow(member: 1, offset: 0, saved: nil)]))
     }
 }
@@ -173,7 +176,7 @@ struct ChainResumeMissesTests {
         resume.read(T.a)
         #expect(!resume.misses([T.live(T.c)]), "read by an earlier look")
         var said = ChainResume([T.saved(T.a, at: 100)])
-        #expect(said.plan([T.live(T.c)], plainSize: { _ in 0 }).vanished.count == 1)
+        #expect(said.plan([T.live(T.c)], size: { _ in .plain(0) }).vanished.count == 1)
         #expect(!said.misses([T.live(T.c)]), "said once: the next look does not wait on it again")
     }
 }

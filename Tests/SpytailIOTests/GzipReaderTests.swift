@@ -1,4 +1,5 @@
 import Testing
+import SpytailCore
 import SpytailIO
 import SpytailTestSupport
 
@@ -87,6 +88,19 @@ struct GzipReaderTests {
         #expect(readAll(plain).bytes == Array("plain\n".utf8))
         #expect((try? FileOpener.open(gz))?.isCompressed == true)
         #expect((try? FileOpener.open(plain))?.isCompressed == false)
+    }
+
+    /// What a restart knows of a rotated copy without reading it: a plain file's size, a gzip file's trailer.
+    @Test func aCopysContentSizeIsItsSizeOrItsGzipTrailers() {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let content = [UInt8](repeating: UInt8(ascii: "x"), count: 70_000) + [0x0A]
+        let gz = dir.write("app.log.2.gz", Gzip.member(content))
+        let plain = dir.write("app.log.1", "one\ntwo\n")
+        #expect(FileOpener.contentSize(gz) == .gzip(isize: 70_001))
+        #expect(FileOpener.contentSize(plain) == .plain(8))
+        #expect(FileOpener.contentSize(dir.file("missing.log")) == nil)
+        #expect(FileOpener.contentSize(dir.write("cut.gz", [0x1F, 0x8B])) == .gzip(isize: 0))
     }
 
     @Test func unreadablePathsAreTypedErrors() {

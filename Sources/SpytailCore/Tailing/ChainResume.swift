@@ -41,6 +41,27 @@ public struct ChainResume: Sendable {
         case catchUp(member: Int, offset: Int64)
     }
 
+    /// How big a rotated member's content is, as far as can be told without reading it.
+    public enum Size: Sendable, Equatable {
+        /// A plain file of this many bytes (a writer may still append to it).
+        case plain(Int64)
+        /// A gzip file whose trailer gives its content's size modulo 2³² (ISIZE, RFC 1952; a member being
+        /// written has no trailer yet, and what it says then is whatever its last bytes are).
+        case gzip(isize: UInt32)
+
+        /// Whether the content holds more than `offset` bytes. For gzip only whether the trailer disagrees
+        /// with `offset`: a content never shrinks, and one that grew by exactly a multiple of 4 GiB is taken as
+        /// not grown.
+        func isPast(_ offset: Int64) -> Bool {
+            switch self {
+            case .plain(let size): size > offset
+            case .gzip(let isize): isize != UInt32(truncatingIfNeeded: offset)
+            }
+        }
+
+        var isPlain: Bool { if case .plain = self { true } else { false } }
+    }
+
     /// What one look at the chain leads to.
     public struct Plan: Sendable, Equatable {
         /// Checkpointed content found nowhere in the chain, not drained: lost, said as a `vanished` gap.
@@ -75,9 +96,9 @@ public struct ChainResume: Sendable {
         seenReadTo = Dictionary((seen ?? []).compactMap { s in s.readTo.map { (s.fingerprint, $0) } }, uniquingKeysWith: { _, last in last })
     }
 
-    /// Plans one look at `members`. `plainSize(i)` is member `i`'s size when it is a plain file, nil when it is
-    /// gzip (asked only of checkpointed rotated members, and of the newest seen one let go part-way).
-    public mutating func plan(_ members: [Member], plainSize: (Int) -> Int64?) -> Plan {
+    /// Plans one look at `members`. `size(i)` is member `i`'s size (nil: not readable), asked only of
+    /// checkpointed rotated members and of the newest seen one let go part-way.
+    public mutating func plan(_ members: [Member], size: (Int) -> Size?) -> Plan {
         var plan = Plan()
         // One content under two checkpoints (a first start inside copytruncate's window: the copy, then the live
         // file from where the copy ended): read up to the further one.
@@ -100,7 +121,7 @@ public struct ChainResume: Sendable {
         // What the live file holds now: a copy of it is not read (copytruncate's window).
         let liveContent = members.last.flatMap { $0.isLive ? $0.fingerprint : nil }
         var planned = delivered
-        for (index, offset) in reads(before: start, in: members, liveContent: liveContent, plainSize: plainSize) {
+        for (index, offset) in reads(before: start, in: members, liveContent: liveContent, size: size) {
             guard let fp = members[index].fingerprint, planned.insert(fp).inserted else { continue }
             plan.steps.append(.catchUp(member: index, offset: offset))
         }
@@ -120,7 +141,7 @@ public struct ChainResume: Sendable {
             if member.isLive {
                 plan.steps.append(.follow(member: index, offset: offset,
                                           saved: offset > 0 ? checkpoints.last { $0.fingerprint == member.fingerprint && $0.offset == offset } : nil))
-            } else if let fp = member.fingerprint, offsets[fp] != nil, plainSize(index) != nil {
+            } else if let fp = member.fingerprint, offsets[fp] != nil, size(index)?.isPlain == true {
                 plan.steps.append(.drain(member: index, offset: offset, fingerprint: fp))
                 planned.insert(fp)
             } else {
@@ -136,11 +157,12 @@ public struct ChainResume: Sendable {
     /// the oldest member whose content was seen (or read by an earlier look) — also between two seen ones: a
     /// copy that went by between two looks while the one after it was read — or all of them when none was
     /// seen (older than every seen one, a member is history: the list of what was seen is bounded); and the
-    /// newest seen member past where it was let go, when it is a plain file that grew since (a writer that had
-    /// not reopened). Members without a complete first line cannot be named and are left, and so is a copy of
-    /// what the live file holds (copytruncate's window): the live file is read instead.
+    /// newest seen member past where it was let go, when it grew since (a writer that had not reopened; also
+    /// when it was gzipped after it grew, as its trailer tells). Members without a complete first line cannot be
+    /// named and are left, and so is a copy of what the live file holds (copytruncate's window): the live file
+    /// is read instead.
     private func reads(before start: Int, in members: [Member], liveContent: Fingerprint?,
-                       plainSize: (Int) -> Int64?) -> [(member: Int, offset: Int64)] {
+                       size: (Int) -> Size?) -> [(member: Int, offset: Int64)] {
         guard let seen else { return [] }
         let known = { (member: Member) in member.fingerprint.map { seen.contains($0) || self.delivered.contains($0) } ?? false }
         let oldestKnown = members[..<start].firstIndex(where: known) ?? -1
@@ -150,7 +172,7 @@ public struct ChainResume: Sendable {
             if !known(members[index]) {
                 reads.append((index, 0))
             } else if index == newestKnown, let fp = members[index].fingerprint, let readTo = seenReadTo[fp],
-                      let size = plainSize(index), size > readTo {
+                      size(index)?.isPast(readTo) == true {
                 reads.append((index, readTo))
             }
         }

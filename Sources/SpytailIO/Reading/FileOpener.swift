@@ -1,4 +1,5 @@
 import Glibc
+import SpytailCore
 
 /// Opens a file for reading and picks the reader by content: gzip's magic bytes `1f 8b`, never the name.
 public enum FileOpener {
@@ -23,6 +24,21 @@ public enum FileOpener {
     /// Whether `path` is a readable regular file that is not gzip (one that a writer may still append to).
     public static func isPlain(_ path: String) -> Bool {
         (try? open(path)).map { $0 is PlainFileReader } ?? false
+    }
+
+    /// The size of `path`'s content as far as can be told without reading it: a plain file's size, or a gzip
+    /// file's trailer (its last four bytes: the content's size modulo 2³²); nil when it cannot be read.
+    public static func contentSize(_ path: String) -> ChainResume.Size? {
+        guard let (fd, info) = try? openRegularFile(path) else { return nil }
+        defer { Syscall.close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 4)
+        let magic = (try? bytes.withUnsafeMutableBytes { (buffer) throws(Errno) in try Syscall.pread(fd, buffer, at: 0) }) ?? 0
+        guard magic >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B else { return .plain(Int64(info.st_size)) }
+        guard info.st_size >= 4,
+              (try? bytes.withUnsafeMutableBytes { (buffer) throws(Errno) in try Syscall.pread(fd, buffer, at: Int64(info.st_size) - 4) }) == 4 else {
+            return .gzip(isize: 0)
+        }
+        return .gzip(isize: UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24)
     }
 
     /// Opens `path` read-only; refuses anything but a regular file (a directory, a FIFO …) with a message.

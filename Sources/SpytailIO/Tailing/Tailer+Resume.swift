@@ -31,7 +31,7 @@ extension Tailer {
         if resume.misses(members), lookAtChain(of: path) != (chain, members) { return false }
         for member in members.reversed() { seen.remember(member.fingerprint, under: path) }
         seen.noteChain(of: path)
-        let plan = resume.plan(members, plainSize: { FileOpener.isPlain(chain[$0]) ? Syscall.stat(chain[$0]).map { Int64($0.st_size) } : nil })
+        let plan = resume.plan(members, size: { FileOpener.contentSize(chain[$0]) })
         for lost in plan.vanished {
             try reportGap(GapReport(file: configuration.sourceFile(path, fingerprint: lost.fingerprint), offset: lost.offset, bytes: nil,
                                     reason: .vanished))

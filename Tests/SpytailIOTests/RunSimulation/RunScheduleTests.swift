@@ -197,4 +197,15 @@ struct RunScheduleTests {
                                            .finishRotation(writer: 1)])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// A copy read at a start grows under a writer that has not reopened, and the next rotation gzips it
+    /// (delaycompress) before the run looks; then SIGTERM: the restart took the gzip copy's content as seen and
+    /// read nothing of what it gained (seed 590, shrunk). Its trailer's size now tells that it grew.
+    @Test func aCopyThatGrewAndWasGzippedBeforeTheRunLookedIsReadFromWhereReadingStopped() {
+        let schedule = RunScenario(modes: [(.create, compress: true, delay: true), (.copytruncate, compress: true, delay: false),
+                                           (.copytruncate, compress: false, delay: false)],
+                                   steps: [.write(writer: 0, lines: 18), .rotate(writer: 0), .stop, .start, .write(writer: 0, lines: 20),
+                                           .rotate(writer: 0), .deliver(events: 8), .stop])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }

@@ -38,7 +38,10 @@ final class SimulatedRun {
         configPath = directory.write("c.json", host.config)
     }
 
-    deinit { directory.remove() }
+    /// A traced play keeps its folder (named at the end) to look at.
+    deinit {
+        if trace { print("kept: \(directory.path)") } else { directory.remove() }
+    }
 
     /// Plays every step, settles (writers done, everything delivered, the clock past every timer), stops the
     /// run, and returns what broke.
