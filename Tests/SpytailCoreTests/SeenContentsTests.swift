@@ -57,4 +57,16 @@ struct SeenContentsTests {
         #expect(next.knownContents(under: "/l/a.log") == nil)
         #expect(!next.contains(a, under: "/l/a.log") && next.readOffset(of: a, under: "/l/a.log") == nil)
     }
+
+    /// Whether a copy's content not among what was seen under a path must be new: the chain was noted and
+    /// nothing seen there was dropped for the bound.
+    @Test func whatWasSeenIsWholeWhileTheChainIsNotedAndNothingWasDropped() {
+        var seen = SeenContents(perPath: 2)
+        seen.remember(Fingerprint(value: 1), under: "/l/a.log")
+        #expect(!seen.isWhole(under: "/l/a.log"))  // not noted: what came before this run is not known
+        seen.noteChain(of: "/l/a.log")
+        #expect(seen.isWhole(under: "/l/a.log") && !seen.isWhole(under: "/l/b.log"))
+        seen.remember(Fingerprint(value: 2), under: "/l/a.log")
+        #expect(!seen.isWhole(under: "/l/a.log"))  // at the bound: an older one may be gone
+    }
 }

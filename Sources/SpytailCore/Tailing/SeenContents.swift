@@ -42,6 +42,12 @@ public struct SeenContents: Sendable, Equatable {
         }
     }
 
+    /// Whether everything seen under `live` since its chain was noted is still here (nothing dropped for the
+    /// bound): then a copy of its chain with content not among it was written since, wherever it sits.
+    public func isWhole(under live: String) -> Bool {
+        chainsNoted.contains(live) && (byPath[live]?.count ?? 0) < perPath
+    }
+
     public func contains(_ fingerprint: Fingerprint, under live: String) -> Bool {
         byPath[live]?.contains(fingerprint) == true
     }

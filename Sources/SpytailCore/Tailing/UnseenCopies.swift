@@ -18,9 +18,16 @@ public enum UnseenCopies {
     /// have arrived): older ones are history (renamed along by logrotate, say). A copy without a
     /// fingerprint (empty, unreadable) is passed over. `chainNoted`: the live path's chain was read or noted
     /// when first found in this run, so every copy with content not seen was written since: all of them count.
+    /// `seenWhole` (noted, and nothing seen dropped for the bound): also those older than a seen copy — one
+    /// empty when looked at and written later, say, by a writer that had not reopened, then rotated along.
     public static func pick(_ chain: [String], through index: Int, newestAlone: Bool, chainNoted: Bool = false,
-                            fingerprint: (String) -> Fingerprint?, seen: (Fingerprint) -> Bool) -> [Copy] {
+                            seenWhole: Bool = false, fingerprint: (String) -> Fingerprint?, seen: (Fingerprint) -> Bool) -> [Copy] {
         guard chain.indices.contains(index) else { return [] }
+        if seenWhole {
+            return chain[...index].compactMap { copy in
+                fingerprint(copy).flatMap { seen($0) ? nil : Copy(path: copy, fingerprint: $0) }
+            }
+        }
         var unseen: [Copy] = []
         for copy in chain[...index].reversed() {
             guard let print = fingerprint(copy) else { continue }

@@ -73,10 +73,12 @@ extension Tailer {
 
     /// Without arrival events (inotify's queue overflowed, arrivals came while reading was paused or
     /// disabled, a reload, the 2 s poll without inotify), the rotated copies in the chains' folders are
-    /// looked at: one listing a folder; a chain is walked only when its newest copy with content holds content
-    /// not seen (the steady state costs one head read a chain), and only back to a copy whose content was seen. A
-    /// newest copy still being written is read to where it is: a gzip one then ends early and says so as a
-    /// `damaged` gap.
+    /// looked at: one listing a folder; a chain is walked when its newest copy with content holds content not
+    /// seen, and only back to a copy whose content was seen — or, when all that was seen under its live path
+    /// is known (`SeenContents.isWhole`), when any copy does (one empty when looked at, written later and
+    /// rotated along). Each copy's first line is read again only when it changed (stat), so the steady state
+    /// costs a stat a copy. A newest copy still being written is read to where it is: a gzip one then ends
+    /// early and says so as a `damaged` gap.
     func catchUpUnseenRotations() throws(SinkError) {
         // Only chains with a seen copy count here, so only the folders of live paths seen in this run.
         let parents = Set((Array(seen.paths) + Array(seen.chainsNoted) + files.followedPaths + Array(positions.parked.keys))
@@ -84,25 +86,33 @@ extension Tailer {
         let owners = copyOwners
         var looked: [String: (stamp: FileStamp, fingerprint: Fingerprint?)] = [:]
         for (live, chain) in owners.chains(in: owners.chainFolders(near: parents)) {
+            let whole = seen.isWhole(under: live)
             // The newest copy with content (an empty one, just created by a rotation, says nothing yet).
-            for (index, newest) in chain.enumerated().reversed() {
-                guard let stamp = FileStamp(newest) else { break }
+            var newest: Int?
+            for (index, copy) in chain.enumerated().reversed() {
+                guard let stamp = FileStamp(copy) else { continue }
                 // A poll without inotify comes back every 2 s: an unchanged copy is not opened (nor inflated) again.
-                let fingerprint = newestCopies[newest].flatMap { $0.stamp == stamp ? $0.fingerprint : nil } ?? Fingerprinter.ofFile(newest)
-                looked[newest] = (stamp, fingerprint)
+                let fingerprint = lookedAtCopies[copy].flatMap { $0.stamp == stamp ? $0.fingerprint : nil } ?? Fingerprinter.ofFile(copy)
+                looked[copy] = (stamp, fingerprint)
                 guard let fingerprint else { continue }
-                try catchUpLonger(newest, under: live, fingerprint: fingerprint)
-                if !hasSeen(fingerprint, under: live) { try catchUpUnseen(chain, through: index, under: live, newestAlone: false) }
-                break
+                if newest == nil {
+                    newest = index
+                    try catchUpLonger(copy, under: live, fingerprint: fingerprint)
+                }
+                if !hasSeen(fingerprint, under: live) {
+                    try catchUpUnseen(chain, through: newest!, under: live, newestAlone: false)
+                    break
+                }
+                if !whole { break }
             }
         }
-        newestCopies = looked
+        lookedAtCopies = looked
     }
 
     /// The copies of `chain` up to `index` whose content went by unseen under `live` (`UnseenCopies`).
     func unseenCopies(_ chain: [String], through index: Int, under live: String, newestAlone: Bool) -> [UnseenCopies.Copy] {
         UnseenCopies.pick(chain, through: index, newestAlone: newestAlone, chainNoted: seen.chainsNoted.contains(live),
-                          fingerprint: Fingerprinter.ofFile,
+                          seenWhole: seen.isWhole(under: live), fingerprint: Fingerprinter.ofFile,
                           seen: { hasSeen($0, under: live) })
     }
 

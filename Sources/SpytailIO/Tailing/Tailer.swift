@@ -33,8 +33,8 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     var positions = KeptPositions()
     /// Contents seen under each live path in this run.
     var seen = SeenContents()
-    /// The newest rotated copy of each chain as last looked at without an arrival event, and its fingerprint.
-    var newestCopies: [String: (stamp: FileStamp, fingerprint: Fingerprint?)] = [:]
+    /// The rotated copies of the chains as last looked at without an arrival event, and their fingerprints.
+    var lookedAtCopies: [String: (stamp: FileStamp, fingerprint: Fingerprint?)] = [:]
     /// The config file as last loaded, to notice a change without inotify.
     var configStamp: FileStamp?
     /// Live paths already reported as unreadable.
