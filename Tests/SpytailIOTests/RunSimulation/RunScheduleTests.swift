@@ -224,4 +224,16 @@ struct RunScheduleTests {
         arrivalLost.steps.insert(.reopen(writer: 1), at: arrivalLost.steps.count - 1)
         #expect(SimulatedRun(arrivalLost).play() == [])
     }
+
+    /// A copy retired while quiet gets one more line from a writer that has not reopened and is gzipped by the
+    /// next rotation; a restart reads that line from where reading had stopped, then SIGTERM: where reading
+    /// ended was still the old mark, and the next restart read the line again (seed 658, shrunk).
+    @Test func aCopyReadOnFromWhereItWasLetGoIsNotReadAgainAtTheNextRestart() {
+        let schedule = RunScenario(modes: [(.create, compress: true, delay: false), (.create, compress: true, delay: true),
+                                           (.create, compress: true, delay: false)],
+                                   startsLate: true,
+                                   steps: [.write(writer: 1, lines: 20), .start, .rotate(writer: 1), .tick(milliseconds: 1200),
+                                           .deliver(events: 11), .write(writer: 1, lines: 1), .rotate(writer: 1), .stop, .start, .stop])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }
