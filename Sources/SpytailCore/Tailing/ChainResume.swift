@@ -52,14 +52,14 @@ public struct ChainResume: Sendable {
         /// Whether the content holds more than `offset` bytes. For gzip only whether the trailer disagrees
         /// with `offset`: a content never shrinks, and one that grew by exactly a multiple of 4 GiB is taken as
         /// not grown.
-        func isPast(_ offset: Int64) -> Bool {
+        public func isPast(_ offset: Int64) -> Bool {
             switch self {
             case .plain(let size): size > offset
             case .gzip(let isize): isize != UInt32(truncatingIfNeeded: offset)
             }
         }
 
-        var isPlain: Bool { if case .plain = self { true } else { false } }
+        public var isPlain: Bool { if case .plain = self { true } else { false } }
     }
 
     /// What one look at the chain leads to.

@@ -32,7 +32,8 @@ extension Tailer {
             guard Syscall.stat(old.currentPath).map({ FileIdentity($0) }) != old.checkpoint.identity else { return }
             letGo(old)
         }
-        guard let offset = seen.readOffset(of: fingerprint, under: live),
+        // Only a copy longer than that is opened (a gzip one says so in its trailer; inflating it would tell nothing).
+        guard let offset = seen.readOffset(of: fingerprint, under: live), FileOpener.contentSize(copy)?.isPast(offset) == true,
               let delivered = try catchUp(copy, from: offset, fingerprint: fingerprint, as: live) else { return }
         seen.remember(fingerprint, under: live, readTo: offset + delivered)
     }
@@ -76,8 +77,9 @@ extension Tailer {
     /// looked at: one listing a folder; a chain is walked when its newest copy with content holds content not
     /// seen, and only back to a copy whose content was seen — or, when all that was seen under its live path
     /// is known (`SeenContents.isWhole`), when any copy does (one empty when looked at, written later and
-    /// rotated along). Each copy's first line is read again only when it changed (stat), so the steady state
-    /// costs a stat a copy. A newest copy still being written is read to where it is: a gzip one then ends
+    /// rotated along); such a chain's copies let go part-way are also read on if they grew (gzipped since).
+    /// Each copy's first line is read again only when it changed (stat), so the steady state costs a stat a
+    /// copy. A newest copy still being written is read to where it is: a gzip one then ends
     /// early and says so as a `damaged` gap.
     func catchUpUnseenRotations() throws(SinkError) {
         // Only chains with a seen copy count here, so only the folders of live paths seen in this run.
@@ -95,10 +97,9 @@ extension Tailer {
                 let fingerprint = lookedAtCopies[copy].flatMap { $0.stamp == stamp ? $0.fingerprint : nil } ?? Fingerprinter.ofFile(copy)
                 looked[copy] = (stamp, fingerprint)
                 guard let fingerprint else { continue }
-                if newest == nil {
-                    newest = index
-                    try catchUpLonger(copy, under: live, fingerprint: fingerprint)
-                }
+                // One let go part-way may have grown before it was gzipped: the newest at each look, others when changed.
+                if newest == nil || lookedAtCopies[copy]?.stamp != stamp { try catchUpLonger(copy, under: live, fingerprint: fingerprint) }
+                if newest == nil { newest = index }
                 if !hasSeen(fingerprint, under: live) {
                     try catchUpUnseen(chain, through: newest!, under: live, newestAlone: false)
                     break

@@ -236,4 +236,15 @@ struct RunScheduleTests {
                                            .deliver(events: 11), .write(writer: 1, lines: 1), .rotate(writer: 1), .stop, .start, .stop])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// A copy read at a restart and retired grows under a writer that has not reopened, is gzipped by the next
+    /// rotation, and inotify's queue overflows: the bulk look read on only the newest copy let go part-way, and
+    /// the newest was another (seed 1277, shrunk again). Every copy of the chain that changed is looked at.
+    @Test func anOlderCopyThatGrewBeforeItWasGzippedIsReadOnAfterAnOverflow() {
+        let schedule = RunScenario(modes: [(.create, compress: true, delay: false), (.create, compress: true, delay: true),
+                                           (.create, compress: true, delay: false)],
+                                   steps: [.rotate(writer: 1), .write(writer: 1, lines: 17), .crashWhileSaving, .start,
+                                           .write(writer: 1, lines: 19), .rotate(writer: 1), .write(writer: 1, lines: 7), .overflow])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }
