@@ -122,10 +122,14 @@ extension Tailer {
         CopyOwners(discovery: discovery, sources: configuration.sources, followed: { files.followedPaths })
     }
 
-    /// Whether content with `fingerprint` was seen under `live`: remembered, or open now.
+    /// Whether content with `fingerprint` was seen under `live`: remembered, or open now. A file opened empty has
+    /// no fingerprint until it reads its first line, but its content is the open file's to read: asked of the
+    /// file itself (a rotated copy of it arriving before it was read would otherwise be read twice).
     func hasSeen(_ fingerprint: Fingerprint, under live: String) -> Bool {
         if seen.contains(fingerprint, under: live) { return true }
-        return files.all.contains { $0.followPath == live && $0.source?.fingerprint == fingerprint }
-            || positions.retiredHolds(fingerprint, under: live)
+        return files.all.contains { file in
+            guard file.followPath == live else { return false }
+            return (file.source?.fingerprint ?? Fingerprinter.ofDescriptor(file.descriptor, complete: true)?.fingerprint) == fingerprint
+        } || positions.retiredHolds(fingerprint, under: live)
     }
 }
