@@ -26,25 +26,30 @@ extension Benchmark {
         var rows = zip(measureInterleaved(w1, commands), [w1, cri, docker]).map { figures, workload in
             Figures(workload: workload, tool: figures.tool, runs: figures.runs, outputLines: figures.outputLines)
         }
-        // run from its first start, alternating W1 and CRI: its output complete at scan's size for each.
+        // run from its first start, alternating W1, CRI and Docker: its output complete at scan's size for each.
         var sizes: [String: Int] = [:]
-        for (name, command) in [("W1", commands[0]), ("cri", commands[1])] {
+        for (name, command) in [("W1", commands[0]), ("cri", commands[1]), ("docker", commands[2])] {
             _ = command.run()
             sizes[name] = RunCatchUp.fileSize(output)
         }
         let checkpoints = "\(workdir)/w4.checkpoints.json"
-        let runConfigs = (w1: "\(workdir)/w4-run-w1.json", cri: "\(workdir)/w4-run-cri.json")
+        let runConfigs = (w1: "\(workdir)/w4-run-w1.json", cri: "\(workdir)/w4-run-cri.json", docker: "\(workdir)/w4-run-docker.json")
         writeFile(runConfigs.w1, RunCatchUp.config(for: w1, output: output, checkpoints: checkpoints))
         writeFile(runConfigs.cri, BenchmarkConfig.containerJSON(format: "cri", files: cri.files, output: output, checkpoints: checkpoints))
-        var runW1: [Measurement] = [], runCRI: [Measurement] = []
+        writeFile(runConfigs.docker, BenchmarkConfig.containerJSON(format: "docker", files: docker.files, output: output, checkpoints: checkpoints))
+        var runW1: [Measurement] = [], runCRI: [Measurement] = [], runDocker: [Measurement] = []
         for _ in 0..<runs {
-            runW1.append(RunCatchUp.measure(spytail: spytail, config: runConfigs.w1, output: output, checkpoints: checkpoints,
-                                            expectedBytes: sizes["W1"]!, stderr: "\(workdir)/w4-run.stderr"))
-            runCRI.append(RunCatchUp.measure(spytail: spytail, config: runConfigs.cri, output: output, checkpoints: checkpoints,
-                                             expectedBytes: sizes["cri"]!, stderr: "\(workdir)/w4-run.stderr"))
+            let measure = { (config: String, size: String) in
+                RunCatchUp.measure(spytail: spytail, config: config, output: output, checkpoints: checkpoints,
+                                   expectedBytes: sizes[size]!, stderr: "\(workdir)/w4-run.stderr")
+            }
+            runW1.append(measure(runConfigs.w1, "W1"))
+            runCRI.append(measure(runConfigs.cri, "cri"))
+            runDocker.append(measure(runConfigs.docker, "docker"))
         }
         rows.append(Figures(workload: w1, tool: "spytail run (W1 lines)", runs: runW1, outputLines: nil))
         rows.append(Figures(workload: cri, tool: "spytail run, cri", runs: runCRI, outputLines: nil))
+        rows.append(Figures(workload: docker, tool: "spytail run, docker", runs: runDocker, outputLines: nil))
         unlink(output)
         // The same records as W1's lines read plain in the same rounds (and as the generator counts for W1).
         let expected = rows[0].outputLines ?? w1.expectedRecords
@@ -56,8 +61,9 @@ extension Benchmark {
         }
         let ratio = { (f: Figures, base: Figures) in Report.fixed(base.wall / f.wall, 2) }
         print("W4: application lines/s against W1's in the same rounds: scan cri \(ratio(rows[1], rows[0]))x, scan docker "
-              + "\(ratio(rows[2], rows[0]))x, run cri \(ratio(rows[4], rows[3]))x; peak RSS scan cri \(Report.fixed(rows[1].peakRSSMB, 1)) MB, "
-              + "docker \(Report.fixed(rows[2].peakRSSMB, 1)) MB, run cri \(Report.fixed(rows[4].peakRSSMB, 1)) MB")
+              + "\(ratio(rows[2], rows[0]))x, run cri \(ratio(rows[4], rows[3]))x, run docker \(ratio(rows[5], rows[3]))x; "
+              + "peak RSS scan cri \(Report.fixed(rows[1].peakRSSMB, 1)) MB, docker \(Report.fixed(rows[2].peakRSSMB, 1)) MB, "
+              + "run cri \(Report.fixed(rows[4].peakRSSMB, 1)) MB, run docker \(Report.fixed(rows[5].peakRSSMB, 1)) MB")
         failures += manyContainerFiles(spytail)
         return failures
     }
