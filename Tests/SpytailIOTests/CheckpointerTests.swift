@@ -54,7 +54,7 @@ struct CheckpointerTests {
         clickhouse.acknowledge(5)
         #expect(checkpointer.save(positions(200), ledgers: [clickhouse, other], now: .zero, durable: false, settings: settings) == .saved)
         #expect(store.saves.map(\.checkpoints) == [[checkpoint(100)], [checkpoint(200)]])
-        #expect(checkpointer.pending.isEmpty)
+        #expect(checkpointer.pendingCount == 0)
     }
 
     @Test func aRetiredLedgerNoLongerHoldsCheckpointsBack() {
@@ -77,7 +77,7 @@ struct CheckpointerTests {
             ledger.take(1)
             _ = checkpointer.save(positions(Int64(offset)), ledgers: [ledger], now: .zero, durable: false, settings: settings)
         }
-        #expect(checkpointer.pending.count <= Checkpointer.maxPending)
+        #expect(checkpointer.pendingCount <= Checkpointer.maxPending)
         ledger.acknowledge(1_000)
         #expect(checkpointer.saveAcknowledged(now: .zero, durable: true, settings: settings) == .saved)
         #expect(store.saves.map(\.checkpoints) == [[checkpoint(1_000)]])

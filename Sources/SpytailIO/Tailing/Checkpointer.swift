@@ -1,13 +1,12 @@
 import SpytailCore
 
-/// The checkpoint policy in one place: an in-memory view of the last save, written only when it changed
-/// (or when a sync is due), fsync'ed at most every `syncInterval` and at exit, through the store's tmp +
-/// fsync + rename. The caller flushes every output first, so a checkpoint is never ahead of the data; the
-/// run's condition says whether saving is allowed and says a failure (and the recovery) once.
+/// Carries out `CheckpointPolicy` (when and which set of checkpoints is saved) against the store: loads, writes
+/// through the store's tmp + fsync + rename, and tells the policy how each write went. The caller flushes every
+/// output first, so a checkpoint is never ahead of the data; the run's condition says whether saving is
+/// allowed and says a failure (and the recovery) once.
 ///
-/// Outputs acknowledged later (network outputs, `DeliveryLedger`): each set of checkpoints is noted with
-/// how many records every such output had taken, and waits until they are all acknowledged; the newest
-/// set acknowledged is the one saved. Without such outputs a set is saved at once.
+/// Outputs acknowledged later (network outputs, `DeliveryLedger`): each set is noted with how many records
+/// every such output had taken, and saved once they are all acknowledged.
 final class Checkpointer {
     enum Outcome: Equatable {
         case unchanged
@@ -15,26 +14,25 @@ final class Checkpointer {
         case failed(String)
     }
 
-    /// A set of checkpoints waiting for acknowledgements.
-    struct Pending {
-        let positions: SavedPositions
-        let marks: [(ledger: DeliveryLedger, taken: UInt64)]
-        var acknowledged: Bool { marks.allSatisfy { $0.ledger.hasAcknowledged($0.taken) } }
+    /// What a set is noted with: an output's ledger and how many records it had taken.
+    struct Mark: @unchecked Sendable {
+        let ledger: DeliveryLedger
+        let taken: UInt64
     }
 
-    /// Sets waiting at most; beyond it the middle ones are dropped (a later set supersedes them anyway).
-    static let maxPending = 256
+    static var maxPending: Int { CheckpointPolicy<Mark>.maxPending }
 
     let store: (any CheckpointStore)?
-    private(set) var lastSaved = SavedPositions()
-    private(set) var pending: [Pending] = []
-    private var lastSync: Duration = .zero
-    /// A save since the last fsync.
-    private(set) var unsynced = false
-    /// When the last save succeeded (run time).
-    private(set) var lastSavedAt: Duration?
+    private var policy = CheckpointPolicy<Mark>()
 
     init(store: (any CheckpointStore)?) { self.store = store }
+
+    var lastSaved: SavedPositions { policy.lastSaved }
+    var pendingCount: Int { policy.pendingCount }
+    /// A save since the last fsync.
+    var unsynced: Bool { policy.unsynced }
+    /// When the last save succeeded (run time).
+    var lastSavedAt: Duration? { policy.lastSavedAt }
 
     /// The saved checkpoints, or the reason they cannot be used (the store sets a damaged file aside).
     func load() -> (saved: SavedPositions, problem: String?) {
@@ -42,57 +40,41 @@ final class Checkpointer {
         do { return (try store.load(), nil) } catch { return (SavedPositions(), "\(error)") }
     }
 
-    /// Notes `checkpoints` behind the outputs' `ledgers` and saves the newest set every output
-    /// acknowledged, when it changed, or makes the last save durable when `durable` or a sync is due.
+    /// Notes `positions` behind the outputs' `ledgers` and saves the newest set every output acknowledged,
+    /// when it changed, or makes the last save durable when `durable` or a sync is due.
     func save(_ positions: SavedPositions, ledgers: [DeliveryLedger] = [], now: Duration, durable: Bool,
               settings: RunSettings) -> Outcome {
-        let marks = ledgers.map { (ledger: $0, taken: $0.taken) }
-        if pending.last?.positions != positions && (pending.isEmpty ? lastSaved != positions : true) {
-            pending.append(Pending(positions: positions, marks: marks))
-            if pending.count > Self.maxPending { pending.remove(at: pending.count / 2) }
-        }
+        guard store != nil else { return .unchanged }
+        policy.note(positions, marks: ledgers.map { Mark(ledger: $0, taken: $0.taken) })
         return saveAcknowledged(now: now, durable: durable, settings: settings)
     }
 
     /// Saves the newest noted set that every output acknowledged (nothing new is noted: reading is paused
     /// behind an output, but what was acknowledged before may still be saved).
     func saveAcknowledged(now: Duration, durable: Bool, settings: RunSettings) -> Outcome {
-        var newest: Int?
-        for (i, set) in pending.enumerated() where set.acknowledged { newest = i }
-        let positions = newest.map { pending[$0].positions } ?? lastSaved
-        let syncDue = durable || (unsynced && now - lastSync >= settings.syncInterval)
-        guard let store, positions != lastSaved || syncDue else {
-            if let newest { pending.removeFirst(newest + 1) }
-            return .unchanged
-        }
-        do {
-            try store.save(positions, durable: syncDue)
-        } catch {
-            return .failed("\(error)")
-        }
-        if let newest { pending.removeFirst(newest + 1) }
-        if positions != lastSaved { unsynced = !syncDue }
-        if syncDue {
-            lastSync = now
-            unsynced = false
-        }
-        lastSaved = positions
-        lastSavedAt = now
-        return .saved
+        guard store != nil else { return .unchanged }
+        let action = policy.decide(now: now, durable: durable, syncInterval: settings.syncInterval) { $0.ledger.hasAcknowledged($0.taken) }
+        return carryOut(action, now: now)
     }
 
     /// Makes the last save durable (the run ends on an output error): what came after it is read again.
-    func saveDelivered() -> String? {
-        guard unsynced, let store else { return nil }
-        do {
-            try store.save(lastSaved, durable: true)
-            unsynced = false
-            return nil
-        } catch {
-            return "\(error)"
-        }
+    func saveDelivered(now: Duration) -> String? {
+        guard store != nil, case .failed(let problem) = carryOut(policy.makeLastSaveDurable(), now: now) else { return nil }
+        return problem
     }
 
     /// When the next fsync is due (nil: nothing unsynced).
-    func nextSync(settings: RunSettings) -> Duration? { unsynced ? lastSync + settings.syncInterval : nil }
+    func nextSync(settings: RunSettings) -> Duration? { policy.nextSync(syncInterval: settings.syncInterval) }
+
+    private func carryOut(_ action: CheckpointPolicy<Mark>.Action, now: Duration) -> Outcome {
+        guard case .save(let positions, let durable) = action, let store else { return .unchanged }
+        do {
+            try store.save(positions, durable: durable)
+        } catch {
+            policy.saveFailed()
+            return .failed("\(error)")
+        }
+        policy.saved(at: now)
+        return .saved
+    }
 }

@@ -119,7 +119,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     func abandon() {
         watches.watcher?.stop(waiting: false)
         configuration.stopDeliveries()
-        if let problem = checkpointer.saveDelivered() { report(.checkpointSaveFailed(problem)) }
+        if let problem = checkpointer.saveDelivered(now: uptime) { report(.checkpointSaveFailed(problem)) }
     }
 
     private func loop() throws(SinkError) {
