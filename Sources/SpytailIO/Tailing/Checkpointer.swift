@@ -15,7 +15,7 @@ final class Checkpointer {
     }
 
     /// What a set is noted with: an output's ledger and how many records it had taken.
-    struct Mark: @unchecked Sendable {
+    struct Mark: Sendable {
         let ledger: DeliveryLedger
         let taken: UInt64
     }

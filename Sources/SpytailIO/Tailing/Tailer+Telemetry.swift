@@ -96,9 +96,12 @@ extension Tailer {
                               offset: file.resumeOffset, size: size, status: status))
         }
         for (path, parked) in positions.parked {
+            let live = Syscall.stat(path)
             for checkpoint in parked {
-                rows.append(.init(path: path, offset: checkpoint.offset, size: Syscall.stat(path).map { Int64($0.st_size) } ?? 0,
-                                  status: "parked"))
+                // A rotated copy parked under the path (disabled while it was drained): its size is not looked up.
+                let isLiveFile = live.map { FileIdentity($0) == checkpoint.identity } ?? false
+                rows.append(.init(path: isLiveFile ? path : "\(path) (rotated)", offset: checkpoint.offset,
+                                  size: isLiveFile ? live.map { Int64($0.st_size) } ?? 0 : checkpoint.offset, status: "parked"))
             }
         }
         return rows.sorted { $0.path < $1.path }
