@@ -27,16 +27,18 @@ public enum FileOpener {
     }
 
     /// The size of `path`'s content as far as can be told without reading it: a plain file's size, or a gzip
-    /// file's trailer (its last four bytes: the content's size modulo 2³²); nil when it cannot be read.
+    /// file's trailer (its last four bytes: the content's size modulo 2³²); nil when it cannot be read, or is a
+    /// gzip file too short to hold a member yet (being written: its arrival comes later).
     public static func contentSize(_ path: String) -> ChainResume.Size? {
         guard let (fd, info) = try? openRegularFile(path) else { return nil }
         defer { Syscall.close(fd) }
         var bytes = [UInt8](repeating: 0, count: 4)
         let magic = (try? bytes.withUnsafeMutableBytes { (buffer) throws(Errno) in try Syscall.pread(fd, buffer, at: 0) }) ?? 0
         guard magic >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B else { return .plain(Int64(info.st_size)) }
-        guard info.st_size >= 4,
+        let shortestMember = 18  // a 10-byte header, the 8-byte trailer
+        guard info.st_size >= shortestMember,
               (try? bytes.withUnsafeMutableBytes { (buffer) throws(Errno) in try Syscall.pread(fd, buffer, at: Int64(info.st_size) - 4) }) == 4 else {
-            return .gzip(isize: 0)
+            return nil
         }
         return .gzip(isize: UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24)
     }
