@@ -69,4 +69,14 @@ struct SeenContentsTests {
         seen.remember(Fingerprint(value: 2), under: "/l/a.log")
         #expect(!seen.isWhole(under: "/l/a.log"))  // at the bound: an older one may be gone
     }
+
+    /// A copy read to its end is seen; its mark moves only if it had one (it was let go part-way before).
+    @Test func readingACopyMovesOnlyAMarkItAlreadyHad() {
+        var seen = SeenContents()
+        seen.read(Fingerprint(value: 1), under: "/l/a.log", to: 300)
+        #expect(seen.contains(Fingerprint(value: 1), under: "/l/a.log") && seen.readOffset(of: Fingerprint(value: 1), under: "/l/a.log") == nil)
+        seen.remember(Fingerprint(value: 2), under: "/l/a.log", readTo: 100)
+        seen.read(Fingerprint(value: 2), under: "/l/a.log", to: 250)
+        #expect(seen.readOffset(of: Fingerprint(value: 2), under: "/l/a.log") == 250)
+    }
 }

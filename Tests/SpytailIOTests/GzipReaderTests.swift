@@ -100,6 +100,7 @@ struct GzipReaderTests {
         #expect(FileOpener.contentSize(gz) == .gzip(isize: 70_001))
         #expect(FileOpener.contentSize(plain) == .plain(8))
         #expect(FileOpener.contentSize(dir.file("missing.log")) == nil)
+        #expect(FileOpener.isPlain(plain) && !FileOpener.isPlain(gz) && !FileOpener.isPlain(dir.file("missing.log")))
         #expect(FileOpener.contentSize(dir.write("begun.gz", [0x1F, 0x8B, 0x08])) == nil)  // being written: its arrival comes later
     }
 

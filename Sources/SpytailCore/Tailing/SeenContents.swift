@@ -83,6 +83,12 @@ public struct SeenContents: Sendable, Equatable {
         readTo[live] = offsets
     }
 
+    /// A rotated copy of `fingerprint` was read up to `end` under `live`: seen, and if it had been let go
+    /// part-way before, its mark moves on with it (a restart reads on from there rather than again).
+    public mutating func read(_ fingerprint: Fingerprint, under live: String, to end: Int64) {
+        remember(fingerprint, under: live, readTo: readOffset(of: fingerprint, under: live) != nil ? end : nil)
+    }
+
     /// How far content `fingerprint` was read under `live`, when it was let go part-way known.
     public func readOffset(of fingerprint: Fingerprint, under live: String) -> Int64? { readTo[live]?[fingerprint] }
 }

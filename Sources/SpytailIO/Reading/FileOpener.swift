@@ -15,16 +15,17 @@ public enum FileOpener {
             fd = try openRegularFile(path).fd
         }
         let head = try readMagic(fd, path)
-        if head.count == 2 && head[0] == 0x1F && head[1] == 0x8B {
+        if isGzip(head) {
             return GzipReader(fd: fd, path: path, prefix: head)
         }
         return PlainFileReader(fd: fd, path: path, prefix: head)
     }
 
     /// Whether `path` is a readable regular file that is not gzip (one that a writer may still append to).
-    public static func isPlain(_ path: String) -> Bool {
-        (try? open(path)).map { $0 is PlainFileReader } ?? false
-    }
+    public static func isPlain(_ path: String) -> Bool { contentSize(path)?.isPlain ?? false }
+
+    /// gzip's magic bytes at the start of `head`.
+    private static func isGzip(_ head: [UInt8]) -> Bool { head.count >= 2 && head[0] == 0x1F && head[1] == 0x8B }
 
     /// The size of `path`'s content as far as can be told without reading it: a plain file's size, or a gzip
     /// file's trailer (its last four bytes: the content's size modulo 2³²); nil when it cannot be read, or is a
@@ -34,7 +35,7 @@ public enum FileOpener {
         defer { Syscall.close(fd) }
         var bytes = [UInt8](repeating: 0, count: 4)
         let magic = (try? bytes.withUnsafeMutableBytes { (buffer) throws(Errno) in try Syscall.pread(fd, buffer, at: 0) }) ?? 0
-        guard magic >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B else { return .plain(Int64(info.st_size)) }
+        guard isGzip(Array(bytes[..<max(0, magic)])) else { return .plain(Int64(info.st_size)) }
         let shortestMember = 18  // a 10-byte header, the 8-byte trailer
         guard info.st_size >= shortestMember,
               (try? bytes.withUnsafeMutableBytes { (buffer) throws(Errno) in try Syscall.pread(fd, buffer, at: Int64(info.st_size) - 4) }) == 4 else {

@@ -54,7 +54,7 @@ extension Tailer {
         let backlog = try readBacklog(replayed, as: configuration.sourceFile(livePath, fingerprint: fingerprint), from: offset,
                                       holdingLastEntry: false)
         if backlog.bytesRead > 0 { events.report(.following(path: member, offset: offset)) }
-        rememberRead(fingerprint, under: livePath, to: offset + backlog.bytesRead)
+        seen.read(fingerprint, under: livePath, to: offset + backlog.bytesRead)
         return backlog.bytesRead
     }
 

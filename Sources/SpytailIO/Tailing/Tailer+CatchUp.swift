@@ -25,20 +25,13 @@ extension Tailer {
         case .whole, .cutShort:
             try stream.finish(emit)
             if read.delivered > 0 { events.report(.following(path: member, offset: offset)) }
-            rememberRead(fingerprint, under: livePath, to: offset + read.delivered)
+            seen.read(fingerprint, under: livePath, to: offset + read.delivered)
             if case .cutShort(let upTo) = read.outcome {
                 if let error = read.error { events.report(.readFailed(error)) }
                 try reportGap(GapReport(file: file, offset: upTo, bytes: nil, reason: .damaged))
             }
             return read.delivered
         }
-    }
-
-    /// A rotated member was read to `end`: seen. If it had been let go part-way before, where reading ended moves
-    /// on with it, so that a restart reads on from there rather than again.
-    func rememberRead(_ fingerprint: Fingerprint, under livePath: String, to end: Int64) {
-        let letGoBefore = seen.readOffset(of: fingerprint, under: livePath) != nil
-        seen.remember(fingerprint, under: livePath, readTo: letGoBefore ? end : nil)
     }
 
     /// Reads a rotated copy whole as `livePath` (`catchUp`). The newest copy of its chain, when plain, is then

@@ -32,10 +32,10 @@ extension Tailer {
             guard Syscall.stat(old.currentPath).map({ FileIdentity($0) }) != old.checkpoint.identity else { return }
             letGo(old)
         }
-        // Only a copy longer than that is opened (a gzip one says so in its trailer; inflating it would tell nothing).
-        guard let offset = seen.readOffset(of: fingerprint, under: live), FileOpener.contentSize(copy)?.isPast(offset) == true,
-              let delivered = try catchUp(copy, from: offset, fingerprint: fingerprint, as: live) else { return }
-        seen.remember(fingerprint, under: live, readTo: offset + delivered)
+        // Only a copy longer than that is opened (a gzip one says so in its trailer; inflating it would tell
+        // nothing). Reading it moves the mark (`SeenContents.read`).
+        guard let offset = seen.readOffset(of: fingerprint, under: live), FileOpener.contentSize(copy)?.isPast(offset) == true else { return }
+        try catchUp(copy, from: offset, fingerprint: fingerprint, as: live)
     }
 
     /// A live path followed for the first time in this run, after start-up (a new container's log, a restarted
@@ -94,12 +94,14 @@ extension Tailer {
             for (index, copy) in chain.enumerated().reversed() {
                 guard let stamp = FileStamp(copy) else { continue }
                 // A poll without inotify comes back every 2 s: an unchanged copy is not opened (nor inflated) again.
-                let fingerprint = lookedAtCopies[copy].flatMap { $0.stamp == stamp ? $0.fingerprint : nil } ?? Fingerprinter.ofFile(copy)
+                let unchanged = lookedAtCopies[copy].flatMap { $0.stamp == stamp ? $0 : nil }
+                let fingerprint = unchanged?.fingerprint ?? Fingerprinter.ofFile(copy)
                 looked[copy] = (stamp, fingerprint)
                 guard let fingerprint else { continue }
                 // One let go part-way may have grown before it was gzipped: the newest at each look, others when changed.
-                if newest == nil || lookedAtCopies[copy]?.stamp != stamp { try catchUpLonger(copy, under: live, fingerprint: fingerprint) }
-                if newest == nil { newest = index }
+                let isNewest = newest == nil
+                if isNewest { newest = index }
+                if isNewest || unchanged == nil { try catchUpLonger(copy, under: live, fingerprint: fingerprint) }
                 if !hasSeen(fingerprint, under: live) {
                     try catchUpUnseen(chain, through: newest!, under: live, newestAlone: false)
                     break
