@@ -135,4 +135,22 @@ struct DockerFastPathTests {
         }
         #expect(lines > 3000)
     }
+
+    /// The one pass is what makes Docker logs fast: the driver's own lines, escapes and all, must take it
+    /// (a slip in it only sends every line to the scanner, which the test above cannot see).
+    @Test func theDriversLinesAreReadInOnePass() throws {
+        let reader = ContainerLineReader(format: .docker)
+        let texts = [#"plain text"#, #"quote " backslash \ slash / tab \t end"#, "2026-11-20T10:00:00Z INFO [db] x=1", String(repeating: "long ", count: 80)]
+        var count = 0
+        for (k, text) in texts.enumerated() {
+            let writer = ContainerEnvelopeWriter(runtime: .docker, partSize: k == 3 ? 150 : 1000)
+            for line in writer.lines(for: Array(text.utf8), stdout: k % 2 == 0, nanos: 1_795_000_000_000_000_000 + Int64(k) * 1_000_003)
+                .split(separator: 0x0A) {
+                let read = try Array(line).withUnsafeBufferPointer { bytes in try reader.read(bytes) }
+                #expect(read.stream == (k % 2 == 0 ? .stdout : .stderr))
+                count += 1
+            }
+        }
+        #expect(count == 6 && reader.onePassLines == count)
+    }
 }

@@ -45,6 +45,24 @@ int cjs_find_member(const uint8_t *p, size_t start, size_t end, const uint8_t *k
 /// past `dst + n`. 16 bytes at a time with SSE2 on x86-64, a byte at a time elsewhere.
 size_t cjs_copy_clean(const uint8_t *src, size_t n, uint8_t *dst);
 
+/// 1 when `p[0..<n]` is certainly a time a container runtime writes and `TimestampParser.iso8601` reads:
+/// `YYYY-MM-DDThh:mm:ss`, an optional fraction, `Z` or an offset (or none), a year 1700…2199; 0 when not certainly
+/// (the caller asks the full parser).
+int cjs_is_runtime_time(const uint8_t *p, size_t n);
+
+/// A Docker json-file line as the driver writes it: where its parts are, its `log` decoded elsewhere.
+typedef struct {
+    size_t log_length;               // bytes of the decoded `log`
+    size_t time_start, time_length;  // the time as written, in the line
+    int stream;                      // 0 stdout, 1 stderr
+} cjs_docker_line;
+
+/// Reads `line[0..<n]` when it is exactly `{"log":"…","stream":"stdout|stderr","time":"…"}` (ASCII, simple
+/// escapes, no attrs, no spaces, a time `cjs_is_runtime_time` accepts), decoding `log` into `decoded`, which
+/// holds at least `n` bytes. Returns 1 and fills `out`, or 0 for any other line (the caller's JSON scanner
+/// reads it, or says why not).
+int cjs_read_docker_as_written(const uint8_t *line, size_t n, uint8_t *decoded, cjs_docker_line *out);
+
 /// The instruction sets this CPU can run, as CJS_ISA_* bits.
 int cjs_supported_isas(void);
 

@@ -1,3 +1,5 @@
+import Glibc
+
 /// What a container runtime said about a line besides its text — its time, its stream and (Docker) its
 /// `attrs` — kept in an entry's `text` after the application's lines, from `SpyEntry.envelopeStart`, so that
 /// the parser can point the timestamp and the `stream` and `attrs` fields at it like at any other bytes.
@@ -30,8 +32,10 @@ enum ContainerEnvelope {
 
     /// `end`: where the envelope ends (the end of the text before the parser appends decoded values).
     static func read(_ text: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Parts {
-        var timeEnd = start
-        while timeEnd < end, text[timeEnd] != tab { timeEnd += 1 }
+        var timeEnd = end
+        if start < end, let base = text.baseAddress, let found = memchr(base + start, Int32(tab), end - start) {
+            timeEnd = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        }
         let streamKeyStart = timeEnd + 1
         let streamStart = streamKeyStart + streamKeyLength
         let streamEnd = streamStart + 6

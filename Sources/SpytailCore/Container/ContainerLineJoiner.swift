@@ -24,13 +24,27 @@ public struct ContainerLineJoiner {
         var envelope: [UInt8] = []
         /// The physical line was not in the runtime's format.
         var problem: ParseProblem?
+        /// A one-line entry of the single-stream path keeps its envelope at the end of `text` (this many bytes),
+        /// so that it goes out as it is: no envelope appended and removed again per entry. Every other path
+        /// keeps it in `envelope` (`separateEnvelope`).
+        var inlineEnvelope: Int?
 
         var byteCount: Int { text.count + envelope.count }
+        var textLength: Int { text.count - (inlineEnvelope ?? 0) }
 
         /// How it goes out: its text, then its envelope (none for a refused line).
         var shape: ContainerShape {
-            ContainerShape(headLength: headLength ?? text.count, envelopeStart: problem == nil ? text.count : nil, lineCount: lineCount,
+            ContainerShape(headLength: headLength ?? textLength, envelopeStart: problem == nil ? textLength : nil, lineCount: lineCount,
                            problem: problem)
+        }
+
+        /// Moves an envelope kept at the end of the text into `envelope`.
+        mutating func separateEnvelope() {
+            guard let length = inlineEnvelope else { return }
+            inlineEnvelope = nil
+            envelope.removeAll(keepingCapacity: true)
+            envelope.append(contentsOf: text[(text.count - length)...])
+            text.removeLast(length)
         }
     }
 
@@ -42,6 +56,9 @@ public struct ContainerLineJoiner {
     /// Docker's reader (its decode buffer and JSON scanner); CRI lines need none. A node has a joiner per
     /// container file: a thousand scanners nobody used were 2.8 MB.
     private let reader: ContainerLineReader?
+    /// The same reader, called without a retain and a release per line (as a stored class reference read in a
+    /// mutating method is): `reader` keeps it alive as long as this joiner.
+    private let readerRef: Unmanaged<ContainerLineReader>?
     /// Per stream: the line whose parts are arriving, and (with a multiline rule) the entry it may join.
     private var parts: [Building?] = [nil, nil]
     private var entries: [Building?] = [nil, nil]
@@ -57,6 +74,7 @@ public struct ContainerLineJoiner {
         self.maxLineBytes = maxLineBytes
         heldLimit = max(4 * maxLineBytes, 1 << 20)
         reader = format == .docker ? ContainerLineReader(format: format) : nil
+        readerRef = reader.map { Unmanaged.passUnretained($0) }
     }
 
     /// Something is open or waits: the multiline idle timeout applies.
@@ -75,8 +93,14 @@ public struct ContainerLineJoiner {
     public mutating func add<E: Error>(_ line: Line, _ emit: (Line) throws(E) -> Void) throws(E) {
         let read: ContainerLine
         do throws(ParseProblem) {
-            // CRI needs no state: read without a reader (a call on one retains and releases it).
-            if let reader { read = try reader.read(line.bytes) } else { read = try ContainerLineReader.readCRI(line.bytes) }
+            // CRI needs no state: read without a reader.
+            if let readerRef {
+                read = try readerRef._withUnsafeGuaranteedRef { reader in
+                    Result { () throws(ParseProblem) in try reader.read(line.bytes) }
+                }.get()
+            } else {
+                read = try ContainerLineReader.readCRI(line.bytes)
+            }
         } catch {
             var refused = Building(offset: line.offset, lastOffset: line.offset, truncated: line.truncated, problem: error)
             refused.text.append(contentsOf: line.bytes)
@@ -138,6 +162,7 @@ public struct ContainerLineJoiner {
         if entries[s] == nil {
             entries[s] = Building(offset: line.offset, lastOffset: line.offset, truncated: line.truncated, stream: read.stream)
         } else if rule.continues(Line(bytes: read.content, offset: line.offset), entryOpen: true) {
+            entries[s]!.separateEnvelope()  // a rare continuation line: the entry goes out the general way
             if entries[s]!.headLength == nil { entries[s]!.headLength = entries[s]!.text.count }
             entries[s]!.text.append(0x0A)
             var cut = false
@@ -147,16 +172,18 @@ public struct ContainerLineJoiner {
             entries[s]!.truncated = entries[s]!.truncated || cut || line.truncated
             return
         } else {
-            try Self.sendInPlace(&entries[s]!, emit)
+            if entries[s]!.inlineEnvelope != nil { try Self.sendAsIs(entries[s]!, emit) } else { try Self.sendInPlace(&entries[s]!, emit) }
             entries[s]!.text.removeAll(keepingCapacity: true)
-            entries[s]!.envelope.removeAll(keepingCapacity: true)
+            if !entries[s]!.envelope.isEmpty { entries[s]!.envelope.removeAll(keepingCapacity: true) }
             (entries[s]!.offset, entries[s]!.lastOffset, entries[s]!.headLength, entries[s]!.lineCount) = (line.offset, line.offset, nil, 1)
             entries[s]!.truncated = line.truncated
         }
         var cut = false
         append(read.content, to: &entries[s]!.text, truncated: &cut)
         if cut { entries[s]!.truncated = true }
-        ContainerEnvelope.append(time: read.time, stream: read.stream, attrs: read.attrs, to: &entries[s]!.envelope)
+        let textLength = entries[s]!.text.count
+        ContainerEnvelope.append(time: read.time, stream: read.stream, attrs: read.attrs, to: &entries[s]!.text)
+        entries[s]!.inlineEnvelope = entries[s]!.text.count - textLength
     }
 
     /// A line is whole: it joins its stream's entry, or closes it and starts the next one.
@@ -168,6 +195,7 @@ public struct ContainerLineJoiner {
     private mutating func joinOrComplete(_ line: Building) {
         guard rule.joinsLines else { return complete(line) }
         let s = line.stream.rawValue
+        entries[s]?.separateEnvelope()
         let continues = line.text.withUnsafeBufferPointer { rule.continues(Line(bytes: $0, offset: line.offset), entryOpen: entries[s] != nil) }
         if continues {
             var entry = entries[s]!
@@ -231,7 +259,11 @@ public struct ContainerLineJoiner {
             if let open = parts[s] { parts[s] = nil; joinOrComplete(open) }
         }
         for s in 0..<2 {
-            if let open = entries[s] { entries[s] = nil; complete(open) }
+            if var open = entries[s] {
+                entries[s] = nil
+                open.separateEnvelope()
+                complete(open)
+            }
         }
     }
 
@@ -257,6 +289,14 @@ public struct ContainerLineJoiner {
         let (textLength, shape, offset, truncated) = (entry.text.count, entry.shape, entry.offset, entry.truncated)
         entry.envelope.withUnsafeBufferPointer { entry.text.append(contentsOf: $0) }
         defer { entry.text.removeLast(entry.text.count - textLength) }
+        try entry.text.withUnsafeBufferPointer { (bytes) throws(E) in
+            try emit(Line(bytes: bytes, offset: offset, truncated: truncated, container: shape))
+        }
+    }
+
+    /// Hands out a one-line entry whose envelope follows its text in `text` (`Building.inlineEnvelope`).
+    private static func sendAsIs<E: Error>(_ entry: borrowing Building, _ emit: (Line) throws(E) -> Void) throws(E) {
+        let (shape, offset, truncated) = (entry.shape, entry.offset, entry.truncated)
         try entry.text.withUnsafeBufferPointer { (bytes) throws(E) in
             try emit(Line(bytes: bytes, offset: offset, truncated: truncated, container: shape))
         }

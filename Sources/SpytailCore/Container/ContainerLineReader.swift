@@ -7,13 +7,16 @@ public final class ContainerLineReader {
     public let format: ContainerFormat
     /// Made for the first line that is not as the driver writes it (2.8 KB each, one reader per file).
     private lazy var scanner = JSONLineScanner()
-    private var fields: [FieldValue] = []
+    // Used by one file's reading thread only, once per line: unchecked exclusivity (no inout access escapes).
+    @exclusivity(unchecked) private var fields: [FieldValue] = []
     /// Where a Docker `log` with escapes is decoded; decoding never makes a string longer.
-    private var decoded: UnsafeMutablePointer<UInt8>
-    private var decodedCapacity = 0
-    private var scratch: [UInt8] = []
+    @exclusivity(unchecked) private var decoded: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var decodedCapacity = 0
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
     /// Docker lines as the driver writes them are read in one pass (tests turn it off to compare).
     var readsAsWritten = true
+    /// Lines read in that one pass (tests check the driver's lines take it).
+    @exclusivity(unchecked) private(set) var onePassLines = 0
 
     public init(format: ContainerFormat) {
         self.format = format
@@ -36,7 +39,8 @@ public final class ContainerLineReader {
     /// later CRI versions; the text may be empty (with or without the space before it).
     static func readCRI(_ line: UnsafeBufferPointer<UInt8>) throws(ParseProblem) -> ContainerLine {
         let space = UInt8(ascii: " ")
-        guard let timeEnd = line.firstIndex(of: space), isTime(UnsafeBufferPointer(rebasing: line[..<timeEnd])) else {
+        guard let base = line.baseAddress, let found = memchr(base, Int32(space), line.count),
+              case let timeEnd = UnsafeRawPointer(found) - UnsafeRawPointer(base), isTime(UnsafeBufferPointer(rebasing: line[..<timeEnd])) else {
             throw ParseProblem(.cri, .badEnvelope(.time), at: 0)
         }
         let streamStart = timeEnd + 1
@@ -61,8 +65,10 @@ public final class ContainerLineReader {
     }
 
     /// An RFC 3339 date and time (`Z` or an offset, any fraction): the runtimes write nothing else.
+    /// The C check answers for the times runtimes write; the parser for the rest (other years, its liberties).
     static func isTime(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        text.count >= 20 && text[10] == UInt8(ascii: "T") && TimestampParser.iso8601(text) != nil
+        if let base = text.baseAddress, cjs_is_runtime_time(base, text.count) == 1 { return true }
+        return text.count >= 20 && text[10] == UInt8(ascii: "T") && TimestampParser.iso8601(text) != nil
     }
 
     // MARK: Docker json-file
@@ -116,58 +122,20 @@ public final class ContainerLineReader {
         return ContainerLine(stream: stream, partial: partial, time: time, content: content, attrs: attrs)
     }
 
-    private static let logOpening: StaticString = #"{"log":""#
-    private static let streamMember: StaticString = #","stream":""#
-    private static let timeMember: StaticString = #"","time":""#
-
     /// The line exactly as Docker's json-file driver writes it — `{"log":"…","stream":"…","time":"…"}`, ASCII,
-    /// no attrs, no spaces — read in one pass; nil for anything else, which the JSON scanner reads (and refuses
-    /// with its reason). Both accept the same such lines: a control byte in the string, a bad escape or a time
-    /// that is not RFC 3339 send it to the scanner too. The `log` string is decoded into the reader's buffer
-    /// as it is read: clean runs copied by the C pass, 16 bytes at a time.
+    /// no attrs, no spaces — read in one pass by `cjs_read_docker_as_written`, its `log` decoded into the
+    /// reader's buffer as it is read (clean runs copied 16 bytes at a time); nil for anything else, which the
+    /// JSON scanner reads (and refuses with its reason). Both accept the same such lines: a control byte in the
+    /// string, a `\u` escape or a time the C check is not sure of send it to the scanner too.
     private func readDockerAsWritten(_ line: UnsafeBufferPointer<UInt8>) -> ContainerLine? {
-        let n = line.count
-        guard n > 40, let base = line.baseAddress, Self.starts(line, 0, Self.logOpening) else { return nil }
-        reserveDecoded(n)
-        let logStart = Self.logOpening.utf8CodeUnitCount
-        var i = logStart, j = 0
-        while true {
-            let clean = cjs_copy_clean(base + i, n - i, decoded + j)
-            i += clean
-            j += clean
-            guard i < n else { return nil }
-            let b = line[i]
-            if b == UInt8(ascii: "\"") { break }
-            guard b == UInt8(ascii: "\\"), i + 1 < n, let plain = Self.simpleEscape(line[i + 1]) else { return nil }
-            decoded[j] = plain
-            i += 2
-            j += 1
-        }
-        let logEnd = i
-        guard Self.starts(line, logEnd + 1, Self.streamMember) else { return nil }
-        let streamStart = logEnd + 1 + Self.streamMember.utf8CodeUnitCount
-        guard streamStart + 6 < n, line[streamStart + 6] == UInt8(ascii: "\""),
-              let stream = ContainerStream(UnsafeBufferPointer(rebasing: line[streamStart..<(streamStart + 6)])),
-              Self.starts(line, streamStart + 6, Self.timeMember) else { return nil }
-        let timeStart = streamStart + 6 + Self.timeMember.utf8CodeUnitCount
-        guard n - timeStart > 2, line[n - 1] == UInt8(ascii: "}"), line[n - 2] == UInt8(ascii: "\"") else { return nil }
-        let time = UnsafeBufferPointer(rebasing: line[timeStart..<(n - 2)])
-        guard !time.contains(UInt8(ascii: "\"")), !time.contains(UInt8(ascii: "\\")), Self.isTime(time) else { return nil }
-        return Self.dockerLine(stream: stream, time: time, log: UnsafeBufferPointer(start: decoded, count: j), attrs: nil)
-    }
-
-    /// What a simple escape stands for: a quote, a backslash, a slash, `b`, `f`, `n`, `r`, `t`; nil for
-    /// anything else (a line with `\u` goes to the scanner).
-    private static func simpleEscape(_ b: UInt8) -> UInt8? {
-        switch b {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): b
-        case UInt8(ascii: "b"): 0x08
-        case UInt8(ascii: "f"): 0x0C
-        case UInt8(ascii: "n"): 0x0A
-        case UInt8(ascii: "r"): 0x0D
-        case UInt8(ascii: "t"): 0x09
-        default: nil
-        }
+        guard let base = line.baseAddress else { return nil }
+        reserveDecoded(line.count)
+        var parts = cjs_docker_line()
+        guard cjs_read_docker_as_written(base, line.count, decoded, &parts) == 1 else { return nil }
+        onePassLines &+= 1
+        return Self.dockerLine(stream: parts.stream == 0 ? .stdout : .stderr,
+                               time: UnsafeBufferPointer(start: base + parts.time_start, count: parts.time_length),
+                               log: UnsafeBufferPointer(start: decoded, count: parts.log_length), attrs: nil)
     }
 
     /// The decode buffer holds at least `count` bytes.
@@ -176,13 +144,6 @@ public final class ContainerLineReader {
         decoded.deallocate()
         decodedCapacity = max(count, 2 * decodedCapacity)
         decoded = .allocate(capacity: decodedCapacity)
-    }
-
-    private static func starts(_ line: UnsafeBufferPointer<UInt8>, _ at: Int, _ prefix: StaticString) -> Bool {
-        prefix.withUTF8Buffer { prefix in
-            guard at + prefix.count <= line.count else { return false }
-            return memcmp(line.baseAddress! + at, prefix.baseAddress!, prefix.count) == 0
-        }
     }
 
     private func key(_ field: FieldValue, is name: [UInt8], _ line: UnsafeBufferPointer<UInt8>) -> Bool {
