@@ -23,7 +23,8 @@ struct ContainerLogTests {
 
     @Test func everyLineOfEveryContainerOnceWithItsPodsFieldsThroughRotationRestartsAndDeletedPods() throws {
         let dir = try RunTools.workspace(["pods", "state", "by-namespace"])
-        defer { dir.remove() }
+        var keep = false  // the work folder of a run that lost lines, to look at
+        defer { if !keep { dir.remove() } }
         let config = Self.config(dir)
         var spytail = try RunningSpytail(config: config, in: dir)
         #expect(RunTools.waitUntil(10) { FileManager.default.fileExists(atPath: dir.file("state/cp.json")) }, "\(spytail.stderr)")
@@ -103,7 +104,8 @@ struct ContainerLogTests {
                 Self.diagnosis(of: id, delivered: seen[id] ?? [], firstRun: firstRun, savedAtStop: savedAtStop, secondRun: secondRun,
                                pods: dir.file("pods"))
             }
-            Issue.record(Comment(rawValue: "what happened to the containers with lines missing:\n\(stories.joined(separator: "\n"))"))
+            keep = true
+            Issue.record(Comment(rawValue: "what happened to the containers with lines missing (kept: \(dir.path)):\n\(stories.joined(separator: "\n"))"))
         }
     }
 
@@ -118,7 +120,7 @@ struct ContainerLogTests {
         }
         let saved = savedAtStop.split(separator: "\n").filter { $0.contains(folder) && $0.contains("/\(parts[2])/") }
         let files = ((try? files(under: pods)) ?? []).filter { $0.contains(folder) && $0.contains("/\(parts[2])/") }
-            .map { "\($0) \((try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) ?? -1)" }
+            .map { "\($0) \((try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) ?? -1) \(seqRange(of: $0, id: id))" }
         return """
             \(id): delivered \(delivered.count) lines, highest seq=\(delivered.max() ?? 0)
             first run:
@@ -130,6 +132,19 @@ struct ContainerLogTests {
             files now:
               \(files.joined(separator: "\n  "))
             """
+    }
+
+    /// The first and last `seq=` of container `id` in a file (gzip or not), read with `zcat -f`.
+    static func seqRange(of path: String, id: String) -> String {
+        let zcat = Process(), out = Pipe()
+        zcat.executableURL = URL(fileURLWithPath: "/bin/zcat")
+        zcat.arguments = ["-f", path]
+        zcat.standardOutput = out
+        guard (try? zcat.run()) != nil else { return "?" }
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        zcat.waitUntilExit()
+        let seqs = text.split(separator: "\n").compactMap { line in words(String(line))["seq"].flatMap { Int($0) } }
+        return seqs.isEmpty ? "no seq" : "seq \(seqs.first!)…\(seqs.last!) (\(seqs.count) lines)"
     }
 
     /// A long line whose first parts are on disk when spytail stops: the checkpoint saves where that line

@@ -431,6 +431,56 @@ struct TailerFileEventsTests {
         #expect(exported() == ["a1", "a2", "b1", "c1", "c2", "b2"], "c once, before the rest of b; nothing twice")
     }
 
+    /// A restart finds the checkpointed content in a plain rotated copy, and the copy is gone when it is opened
+    /// (a compressor removing it once its `.gz` is written, as kubelet does; here a rotation shifting it on). The
+    /// content moved: the chain is looked at again and it is read from its checkpoint where it is now. Found by
+    /// the node test under load; fails (a3 lost) when the failed open counts as handled.
+    @Test func aCheckpointedCopyGoneBetweenTheLookAndTheOpenIsReadWhereItMoved() throws {
+        let (dir, config) = try TailerTests.textWorkspace()
+        defer { dir.remove() }
+        let log = dir.write("logs/app.log", "a1\na2\n")
+        func exported() -> [String] { TailerTests.lastWords(in: dir.file("out.jsonl")) }
+        let store = RecordingCheckpointStore()
+        let first = try Tailer(configFile: ConfigFile(path: config), store: store, events: RecordingEventReporter(), clock: ManualClock(),
+                               fileEvents: RecordingFileEvents().factory)
+        let firstFinished = TailerTests.start(first)
+        #expect(Waiting.until(10, every: 0.01) { exported() == ["a1", "a2"] })
+        first.inbox.push(.signal(SIGTERM))
+        #expect(Waiting.until(10, every: 0.01) { firstFinished.value })
+        let saved = try #require(store.saves.last).saved
+        // While stopped: a3 written, app.log rotated to app.log.1, a new app.log.
+        let handle = try #require(FileHandle(forWritingAtPath: log))
+        handle.seekToEndOfFile()
+        handle.write(Data("a3\n".utf8))
+        handle.closeFile()
+        try FileManager.default.moveItem(atPath: log, toPath: log + ".1")
+        dir.write("logs/app.log", "b1\n")
+
+        let restore = RecordingCheckpointStore()
+        restore.loadResult = .success(saved)
+        let secondEvents = RecordingEventReporter()
+        let second = try Tailer(configFile: ConfigFile(path: config), store: restore, events: secondEvents,
+                                clock: ManualClock(), fileEvents: RecordingFileEvents().factory)
+        let looks = TailerTests.Box(0), moved = TailerTests.Box(false)
+        second.onChainLooked = { path in
+            looks.value += 1
+            guard path == log, looks.value == 1 else { return }
+            // After the look, before the open.
+            let gzip = Process()
+            gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+            gzip.arguments = [log + ".1"]  // writes app.log.1.gz, then removes app.log.1
+            try? gzip.run()
+            gzip.waitUntilExit()
+            moved.value = gzip.terminationStatus == 0 && FileManager.default.fileExists(atPath: log + ".1.gz")
+        }
+        let secondFinished = TailerTests.start(second)
+        #expect(Waiting.until(10, every: 0.01) { exported().count >= 4 }, "\(exported())")
+        second.inbox.push(.signal(SIGTERM))
+        #expect(Waiting.until(10, every: 0.01) { secondFinished.value })
+        #expect(exported() == ["a1", "a2", "a3", "b1"], "a3 from where the copy moved, once: \(secondEvents.events) saved \(saved)")
+        #expect(moved.value && looks.value >= 2, "the copy moved after the first look, and the chain was looked at again")
+    }
+
     /// A live path that was not there at the start (a container restarted into `1.log`), rotated twice before
     /// the run looked at it, and the newer copy's arrival told first: every copy of a new path was written
     /// since, so both are read, oldest first. Fails (x never exported) when the arrived

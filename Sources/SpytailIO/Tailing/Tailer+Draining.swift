@@ -67,7 +67,7 @@ extension Tailer {
     }
 
     /// Opens a rotated-away plain file and drains it from `offset` (its records carry the live path). Returns
-    /// false (reading nothing) when the file at `path` no longer starts with `fingerprint`'s content.
+    /// false (reading nothing) when the file at `path` no longer starts with `fingerprint`'s content, or is gone.
     @discardableResult
     func drain(_ path: String, from offset: Int64, fingerprint: Fingerprint, as livePath: String) throws(SinkError) -> Bool {
         let file: TailedFile

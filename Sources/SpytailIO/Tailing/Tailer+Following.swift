@@ -4,7 +4,7 @@ import SpytailCore
 /// Opening, following, reading and closing files, under the open-descriptor cap.
 extension Tailer {
     /// Opens `path` and follows it from `offset`. With a fingerprint, returns false (and follows nothing) when
-    /// the file opened no longer starts with that content: it was rotated between the look and the open.
+    /// the file opened no longer starts with that content, or is gone: it was rotated between the look and the open.
     @discardableResult
     func follow(_ path: String, from offset: Int64, fingerprint: Fingerprint?) throws(SinkError) -> Bool {
         // A symlink to another source's live file (`/var/log/containers` beside `/var/log/pods`): that file is
@@ -39,7 +39,7 @@ extension Tailer {
         case opened(TailedFile)
         /// Gone, or unreadable (said once).
         case notRead
-        /// It no longer starts with the fingerprint given: rotated between the look and the open.
+        /// It no longer starts with the fingerprint given, or is gone: rotated between the look and the open.
         case contentMoved
     }
 
@@ -53,8 +53,11 @@ extension Tailer {
             file = try TailedFile(path: path, followPath: livePath, offset: offset, fingerprint: fingerprint, source: source,
                                   parser: configuration.parser(forSource: source), now: uptime)
         } catch {
-            // Gone between the look and the open (a rotation): its deletion and the new file are events of their own.
-            if case .open(let errno) = error.cause, errno.rawValue == ENOENT { return .notRead }
+            // Gone between the look and the open (a rotation, a compressor removing the plain copy it gzipped).
+            // Content named by its fingerprint moved with it: the caller looks again (a resume had taken that
+            // content for found and seen, and its arrival elsewhere for nothing new: it was lost). Otherwise
+            // the deletion and the new file are events of their own.
+            if case .open(let errno) = error.cause, errno.rawValue == ENOENT { return fingerprint == nil ? .notRead : .contentMoved }
             warnOnce(path, message: "\(error)")
             return .notRead
         }

@@ -32,6 +32,7 @@ extension Tailer {
         for member in members.reversed() { seen.remember(member.fingerprint, under: path) }
         seen.noteChain(of: path)
         let plan = resume.plan(members, size: { FileOpener.contentSize(chain[$0]) })
+        onChainLooked?(path)
         for lost in plan.vanished {
             try reportGap(GapReport(file: configuration.sourceFile(path, fingerprint: lost.fingerprint), offset: lost.offset, bytes: nil,
                                     reason: .vanished))

@@ -49,6 +49,9 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     /// A seam for tests, called on the loop's thread each time a copytruncate recovery has looked at the rotated
     /// copies (live path, what it saw), before it opens any: a test plays the rotator's next step here.
     public var onCopiesLooked: ((String, [CopyRecovery.Candidate]) -> Void)?
+    /// A seam for tests, called on the loop's thread each time a resume has looked at a live path's chain and
+    /// planned its reads (the path), before it opens any member: a test plays a rotation or a compressor's step here.
+    var onChainLooked: ((String) -> Void)?
     /// A seam for the simulator, called on the loop's thread before a step waits for events (a copy's arrival,
     /// room in a full output): it plays what happens meanwhile (the clock moves, a compressor finishes).
     var onWait: (() -> Void)?
