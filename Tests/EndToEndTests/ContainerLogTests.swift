@@ -120,7 +120,7 @@ struct ContainerLogTests {
         }
         let saved = savedAtStop.split(separator: "\n").filter { $0.contains(folder) && $0.contains("/\(parts[2])/") }
         let files = ((try? files(under: pods)) ?? []).filter { $0.contains(folder) && $0.contains("/\(parts[2])/") }
-            .map { "\($0) \((try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) ?? -1) \(seqRange(of: $0, id: id))" }
+            .map { "\($0) \((try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) ?? -1) \(seqRange(of: $0))" }
         return """
             \(id): delivered \(delivered.count) lines, highest seq=\(delivered.max() ?? 0)
             first run:
@@ -134,8 +134,8 @@ struct ContainerLogTests {
             """
     }
 
-    /// The first and last `seq=` of container `id` in a file (gzip or not), read with `zcat -f`.
-    static func seqRange(of path: String, id: String) -> String {
+    /// The first and last `seq=` in a container's file (gzip or not), read with `zcat -f`.
+    static func seqRange(of path: String) -> String {
         let zcat = Process(), out = Pipe()
         zcat.executableURL = URL(fileURLWithPath: "/bin/zcat")
         zcat.arguments = ["-f", path]

@@ -172,7 +172,7 @@ public struct ContainerLineJoiner {
             entries[s]!.truncated = entries[s]!.truncated || cut || line.truncated
             return
         } else {
-            if entries[s]!.inlineEnvelope != nil { try Self.sendAsIs(entries[s]!, emit) } else { try Self.sendInPlace(&entries[s]!, emit) }
+            try Self.sendInPlace(&entries[s]!, emit)
             entries[s]!.text.removeAll(keepingCapacity: true)
             if !entries[s]!.envelope.isEmpty { entries[s]!.envelope.removeAll(keepingCapacity: true) }
             (entries[s]!.offset, entries[s]!.lastOffset, entries[s]!.headLength, entries[s]!.lineCount) = (line.offset, line.offset, nil, 1)
@@ -283,20 +283,13 @@ public struct ContainerLineJoiner {
         }
     }
 
-    /// Hands out `entry` from its own storage: the envelope is appended to its text for the call only (an
-    /// output that throws leaves the entry as it was, as `send` does).
+    /// Hands out `entry` from its own storage: an envelope not already after its text (`inlineEnvelope`) is
+    /// appended to it for the call only (an output that throws leaves the entry as it was, as `send` does).
     private static func sendInPlace<E: Error>(_ entry: inout Building, _ emit: (Line) throws(E) -> Void) throws(E) {
         let (textLength, shape, offset, truncated) = (entry.text.count, entry.shape, entry.offset, entry.truncated)
-        entry.envelope.withUnsafeBufferPointer { entry.text.append(contentsOf: $0) }
-        defer { entry.text.removeLast(entry.text.count - textLength) }
-        try entry.text.withUnsafeBufferPointer { (bytes) throws(E) in
-            try emit(Line(bytes: bytes, offset: offset, truncated: truncated, container: shape))
-        }
-    }
-
-    /// Hands out a one-line entry whose envelope follows its text in `text` (`Building.inlineEnvelope`).
-    private static func sendAsIs<E: Error>(_ entry: borrowing Building, _ emit: (Line) throws(E) -> Void) throws(E) {
-        let (shape, offset, truncated) = (entry.shape, entry.offset, entry.truncated)
+        let appends = entry.inlineEnvelope == nil
+        if appends { entry.envelope.withUnsafeBufferPointer { entry.text.append(contentsOf: $0) } }
+        defer { if appends { entry.text.removeLast(entry.text.count - textLength) } }
         try entry.text.withUnsafeBufferPointer { (bytes) throws(E) in
             try emit(Line(bytes: bytes, offset: offset, truncated: truncated, container: shape))
         }
