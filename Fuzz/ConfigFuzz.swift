@@ -1,5 +1,4 @@
 // libFuzzer target: the config decoder and compiler must reject any bytes with errors, never crash.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     do {

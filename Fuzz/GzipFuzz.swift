@@ -2,7 +2,6 @@ import Glibc
 
 // libFuzzer target: the gzip reader on arbitrary bytes (behind a gzip header) yields data or a typed
 // error, never a crash, and never more than it was given room for.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzGzip(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let path = "/tmp/spytail-fuzz-gzip.\(getpid())"
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)

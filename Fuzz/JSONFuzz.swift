@@ -2,7 +2,6 @@ import FoundationEssentials
 
 // libFuzzer target: whatever bytes a message holds, the jsonl record parses as JSON, and valid UTF-8
 // comes back unchanged.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let vocabulary = Vocabulary(categories: [.init(name: "info", display: "i")], tags: [], fieldNames: [])

@@ -1,6 +1,5 @@
 // libFuzzer target: splitting and multiline assembly give the same entries whatever the chunk boundaries.
 // The first byte picks the chunk size; the rest is the input.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLines(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard size > 1 else { return 0 }
     let chunk = Int(data[0]) + 1

@@ -13,7 +13,6 @@ nonisolated(unsafe) let configs: [CompiledConfig] = ["json", "logfmt"].map { for
         """#.utf8))
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzStructured(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard size > 0 else { return 0 }
     let config = configs[Int(data[0] & 1)]
@@ -53,11 +52,4 @@ func checkScannersAgree(_ line: [UInt8]) {
                          "isa \(isa): the fast scanner \(fastAccepted ? "accepts" : "refuses") what the exact one \(accepted ? "accepts" : "refuses")")
         }
     }
-}
-
-// The configs are compiled before the first input: made lazily inside one, they would count as its leak.
-@_cdecl("LLVMFuzzerInitialize")
-public func initializeStructured(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> Int32 {
-    _ = configs
-    return 0
 }
