@@ -11,16 +11,41 @@ enum ContainerEnvelope {
     /// Lengths of the keys `append` writes (`stream`, `attrs`).
     private static let streamKeyLength = 6, attrsKeyLength = 5
 
-    /// Appends the envelope of a line to `out` (after its text). The constant words are static strings, not
-    /// arrays: a static array is retained and released at each use, on the reader's thread for every line.
+    /// Appends the envelope of a line to `out` (after its text).
     static func append(time: UnsafeBufferPointer<UInt8>, stream: ContainerStream, attrs: UnsafeBufferPointer<UInt8>?, to out: inout [UInt8]) {
-        out.append(contentsOf: time)
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: length(time: time, attrs: attrs)))
+        out.withUnsafeMutableBufferPointer { _ = write(time: time, stream: stream, attrs: attrs, to: $0.baseAddress! + start) }
+    }
+
+    /// How many bytes `write` writes.
+    static func length(time: UnsafeBufferPointer<UInt8>, attrs: UnsafeBufferPointer<UInt8>?) -> Int {
+        var length = time.count + 2 + streamKeyLength + 6
+        if let attrs, !attrs.isEmpty { length += attrsKeyLength + attrs.count }
+        return length
+    }
+
+    /// Writes the envelope of a line at `out`, which has room for `length(time:attrs:)` bytes; returns that
+    /// length. The constant words are static strings, not arrays: a static array is retained and released at
+    /// each use, on the reader's thread for every line.
+    static func write(time: UnsafeBufferPointer<UInt8>, stream: ContainerStream, attrs: UnsafeBufferPointer<UInt8>?,
+                      to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var at = put(time, at: out)
         let words: StaticString = stream == .stdout ? "\tstreamstdout\t" : "\tstreamstderr\t"
-        words.withUTF8Buffer { out.append(contentsOf: $0) }
+        at = words.withUTF8Buffer { put($0, at: at) }
         if let attrs, !attrs.isEmpty {
-            ("attrs" as StaticString).withUTF8Buffer { out.append(contentsOf: $0) }
-            out.append(contentsOf: attrs)
+            at = ("attrs" as StaticString).withUTF8Buffer { put($0, at: at) }
+            at = put(attrs, at: at)
         }
+        return at - out
+    }
+
+    /// Copies `bytes` to `at`; returns the byte after them. (A nested function updating a captured pointer
+    /// would have its every use checked for exclusive access at run time.)
+    private static func put(_ bytes: UnsafeBufferPointer<UInt8>, at: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return at }
+        at.update(from: base, count: bytes.count)
+        return at + bytes.count
     }
 
     /// The parts of an envelope `append` wrote at `start` of `text`, as ranges of `text`.

@@ -24,27 +24,13 @@ public struct ContainerLineJoiner {
         var envelope: [UInt8] = []
         /// The physical line was not in the runtime's format.
         var problem: ParseProblem?
-        /// A one-line entry of the single-stream path keeps its envelope at the end of `text` (this many bytes),
-        /// so that it goes out as it is: no envelope appended and removed again per entry. Every other path
-        /// keeps it in `envelope` (`separateEnvelope`).
-        var inlineEnvelope: Int?
 
         var byteCount: Int { text.count + envelope.count }
-        var textLength: Int { text.count - (inlineEnvelope ?? 0) }
 
         /// How it goes out: its text, then its envelope (none for a refused line).
         var shape: ContainerShape {
-            ContainerShape(headLength: headLength ?? textLength, envelopeStart: problem == nil ? textLength : nil, lineCount: lineCount,
+            ContainerShape(headLength: headLength ?? text.count, envelopeStart: problem == nil ? text.count : nil, lineCount: lineCount,
                            problem: problem)
-        }
-
-        /// Moves an envelope kept at the end of the text into `envelope`.
-        mutating func separateEnvelope() {
-            guard let length = inlineEnvelope else { return }
-            inlineEnvelope = nil
-            envelope.removeAll(keepingCapacity: true)
-            envelope.append(contentsOf: text[(text.count - length)...])
-            text.removeLast(length)
         }
     }
 
@@ -62,6 +48,10 @@ public struct ContainerLineJoiner {
     /// Per stream: the line whose parts are arriving, and (with a multiline rule) the entry it may join.
     private var parts: [Building?] = [nil, nil]
     private var entries: [Building?] = [nil, nil]
+    /// Per stream, in the common case (whole lines, the other stream quiet): the open entry while it is one
+    /// line, written as it will go out. It never coexists with its stream's `entries` entry; every other path
+    /// first makes it one (`putTogetherHeldLines`).
+    private var held = (HeldLine(), HeldLine())
     /// Complete entries in the order they start, waiting to go out.
     private var done: [Building] = []
     private var heldBytes = 0
@@ -78,15 +68,28 @@ public struct ContainerLineJoiner {
     }
 
     /// Something is open or waits: the multiline idle timeout applies.
-    public var hasPending: Bool { parts[0] != nil || parts[1] != nil || entries[0] != nil || entries[1] != nil || !done.isEmpty }
+    public var hasPending: Bool {
+        parts[0] != nil || parts[1] != nil || entries[0] != nil || entries[1] != nil || !done.isEmpty || held.0.isHeld || held.1.isHeld
+    }
 
     /// Where a restart must read again from: the start of the first entry not handed out (nil: none).
     public var pendingOffset: Int64? {
         var least = done.first?.offset
-        for open in [parts[0], parts[1], entries[0], entries[1]] {
-            if let open, least == nil || open.offset < least! { least = open.offset }
+        for open in [parts[0]?.offset, parts[1]?.offset, entries[0]?.offset, entries[1]?.offset, heldOffset(0), heldOffset(1)] {
+            if let open, least == nil || open < least! { least = open }
         }
         return least
+    }
+
+    private func heldOffset(_ s: Int) -> Int64? {
+        let line = s == 0 ? held.0 : held.1
+        return line.isHeld ? line.offset : nil
+    }
+
+    private func isHeld(_ s: Int) -> Bool { s == 0 ? held.0.isHeld : held.1.isHeld }
+
+    private mutating func withHeld<R, E: Error>(_ s: Int, _ body: (inout HeldLine) throws(E) -> R) throws(E) -> R {
+        s == 0 ? try body(&held.0) : try body(&held.1)
     }
 
     /// Takes one physical line; hands out every entry it completes that may go out.
@@ -102,12 +105,18 @@ public struct ContainerLineJoiner {
                 read = try ContainerLineReader.readCRI(line.bytes)
             }
         } catch {
+            putTogetherHeldLines()
             var refused = Building(offset: line.offset, lastOffset: line.offset, truncated: line.truncated, problem: error)
             refused.text.append(contentsOf: line.bytes)
             complete(refused)
             return try release(emit)
         }
         let s = read.stream.rawValue
+        if !read.partial && done.isEmpty && parts[0] == nil && parts[1] == nil {
+            if !rule.joinsLines { return try emitDirectly(read, line, emit) }
+            if entries[1 - s] == nil && !isHeld(1 - s) { return try addToSingleStream(read, line, emit) }
+        }
+        putTogetherHeldLines()
         if var open = parts[s] {
             parts[s] = nil
             append(read.content, to: &open.text, truncated: &open.truncated)
@@ -118,10 +127,6 @@ public struct ContainerLineJoiner {
                 return
             }
             return try finishLine(open, emit)
-        }
-        if !read.partial && done.isEmpty && parts[0] == nil && parts[1] == nil {
-            if !rule.joinsLines { return try emitDirectly(read, line, emit) }
-            if entries[1 - s] == nil { return try addToSingleStream(read, line, emit) }
         }
         var started = Building(offset: line.offset, lastOffset: line.offset, truncated: line.truncated, stream: read.stream)
         append(read.content, to: &started.text, truncated: &started.truncated)
@@ -143,26 +148,23 @@ public struct ContainerLineJoiner {
 
     /// The common case: a whole line, nothing open or waiting, no multiline rule.
     private mutating func emitDirectly<E: Error>(_ read: ContainerLine, _ line: Line, _ emit: (Line) throws(E) -> Void) throws(E) {
-        out.removeAll(keepingCapacity: true)
-        var truncated = line.truncated
-        append(read.content, to: &out, truncated: &truncated)
-        let textLength = out.count
-        ContainerEnvelope.append(time: read.time, stream: read.stream, attrs: read.attrs, to: &out)
-        let shape = ContainerShape(headLength: textLength, envelopeStart: textLength, lineCount: 1)
-        try out.withUnsafeBufferPointer { (bytes) throws(E) in
-            try emit(Line(bytes: bytes, offset: line.offset, truncated: truncated, container: shape))
+        let s = read.stream.rawValue
+        let maxLineBytes = maxLineBytes
+        try withHeld(s) { (held) throws(E) in
+            held.hold(read, offset: line.offset, truncated: line.truncated, maxLineBytes: maxLineBytes)
+            defer { held.release() }
+            try held.withLine(emit)
         }
     }
 
     /// The common case with a multiline rule: a whole line, only this stream's entry open. It joins that entry,
-    /// or the entry goes out at once (nothing else is open or waits) and its storage holds the next one. The
-    /// entry is worked on in place (`entries[s]!`): a copy of it costs a retain and a release of each buffer.
+    /// or the entry goes out at once (nothing else is open or waits) and the line is held as the next one. An
+    /// entry of several lines is worked on in place (`entries[s]!`): a copy of it costs a retain and a release
+    /// of each buffer.
     private mutating func addToSingleStream<E: Error>(_ read: ContainerLine, _ line: Line, _ emit: (Line) throws(E) -> Void) throws(E) {
         let s = read.stream.rawValue
-        if entries[s] == nil {
-            entries[s] = Building(offset: line.offset, lastOffset: line.offset, truncated: line.truncated, stream: read.stream)
-        } else if rule.continues(Line(bytes: read.content, offset: line.offset), entryOpen: true) {
-            entries[s]!.separateEnvelope()  // a rare continuation line: the entry goes out the general way
+        if (isHeld(s) || entries[s] != nil) && rule.continues(Line(bytes: read.content, offset: line.offset), entryOpen: true) {
+            putTogetherHeldLine(s)  // a rare continuation line: the entry is put together the general way
             if entries[s]!.headLength == nil { entries[s]!.headLength = entries[s]!.text.count }
             entries[s]!.text.append(0x0A)
             var cut = false
@@ -171,19 +173,35 @@ public struct ContainerLineJoiner {
             entries[s]!.lastOffset = line.offset
             entries[s]!.truncated = entries[s]!.truncated || cut || line.truncated
             return
-        } else {
-            try Self.sendInPlace(&entries[s]!, emit)
-            entries[s]!.text.removeAll(keepingCapacity: true)
-            if !entries[s]!.envelope.isEmpty { entries[s]!.envelope.removeAll(keepingCapacity: true) }
-            (entries[s]!.offset, entries[s]!.lastOffset, entries[s]!.headLength, entries[s]!.lineCount) = (line.offset, line.offset, nil, 1)
-            entries[s]!.truncated = line.truncated
         }
-        var cut = false
-        append(read.content, to: &entries[s]!.text, truncated: &cut)
-        if cut { entries[s]!.truncated = true }
-        let textLength = entries[s]!.text.count
-        ContainerEnvelope.append(time: read.time, stream: read.stream, attrs: read.attrs, to: &entries[s]!.text)
-        entries[s]!.inlineEnvelope = entries[s]!.text.count - textLength
+        if isHeld(s) {
+            // Released only once out: an output that throws leaves it held, as `send` leaves an entry waiting.
+            try withHeld(s) { (held) throws(E) in
+                try held.withLine(emit)
+                held.release()
+            }
+        } else if entries[s] != nil {
+            try Self.sendInPlace(&entries[s]!, emit)
+            entries[s] = nil
+        }
+        let maxLineBytes = maxLineBytes
+        withHeld(s) { $0.hold(read, offset: line.offset, truncated: line.truncated, maxLineBytes: maxLineBytes) }
+    }
+
+    /// Makes every held line an open entry (`entries`), for the paths that put entries together the general way.
+    private mutating func putTogetherHeldLines() {
+        putTogetherHeldLine(0)
+        putTogetherHeldLine(1)
+    }
+
+    private mutating func putTogetherHeldLine(_ s: Int) {
+        guard isHeld(s) else { return }
+        let entry = withHeld(s) { held in
+            defer { held.release() }
+            return Building(text: held.text, offset: held.offset, lastOffset: held.offset, truncated: held.truncated,
+                            stream: ContainerStream(rawValue: s)!, envelope: held.envelope)
+        }
+        entries[s] = entry
     }
 
     /// A line is whole: it joins its stream's entry, or closes it and starts the next one.
@@ -195,7 +213,6 @@ public struct ContainerLineJoiner {
     private mutating func joinOrComplete(_ line: Building) {
         guard rule.joinsLines else { return complete(line) }
         let s = line.stream.rawValue
-        entries[s]?.separateEnvelope()
         let continues = line.text.withUnsafeBufferPointer { rule.continues(Line(bytes: $0, offset: line.offset), entryOpen: entries[s] != nil) }
         if continues {
             var entry = entries[s]!
@@ -246,7 +263,7 @@ public struct ContainerLineJoiner {
     private func openStart() -> Int64? {
         var least: Int64?
         for s in 0..<2 {
-            for open in [parts[s]?.offset, entries[s]?.offset] {
+            for open in [parts[s]?.offset, entries[s]?.offset, heldOffset(s)] {
                 if let open, least == nil || open < least! { least = open }
             }
         }
@@ -255,13 +272,13 @@ public struct ContainerLineJoiner {
 
     /// Closes every open line and entry as it is: the idle timeout, the end of input, or too much waiting on them.
     private mutating func closeOpenEntries() {
+        putTogetherHeldLines()
         for s in 0..<2 {
             if let open = parts[s] { parts[s] = nil; joinOrComplete(open) }
         }
         for s in 0..<2 {
-            if var open = entries[s] {
+            if let open = entries[s] {
                 entries[s] = nil
-                open.separateEnvelope()
                 complete(open)
             }
         }
@@ -283,13 +300,12 @@ public struct ContainerLineJoiner {
         }
     }
 
-    /// Hands out `entry` from its own storage: an envelope not already after its text (`inlineEnvelope`) is
-    /// appended to it for the call only (an output that throws leaves the entry as it was, as `send` does).
+    /// Hands out `entry` from its own storage: its envelope is appended to its text for the call only (an
+    /// output that throws leaves the entry as it was, as `send` does).
     private static func sendInPlace<E: Error>(_ entry: inout Building, _ emit: (Line) throws(E) -> Void) throws(E) {
         let (textLength, shape, offset, truncated) = (entry.text.count, entry.shape, entry.offset, entry.truncated)
-        let appends = entry.inlineEnvelope == nil
-        if appends { entry.envelope.withUnsafeBufferPointer { entry.text.append(contentsOf: $0) } }
-        defer { if appends { entry.text.removeLast(entry.text.count - textLength) } }
+        entry.envelope.withUnsafeBufferPointer { entry.text.append(contentsOf: $0) }
+        defer { entry.text.removeLast(entry.text.count - textLength) }
         try entry.text.withUnsafeBufferPointer { (bytes) throws(E) in
             try emit(Line(bytes: bytes, offset: offset, truncated: truncated, container: shape))
         }
