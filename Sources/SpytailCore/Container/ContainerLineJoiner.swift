@@ -94,15 +94,15 @@ public struct ContainerLineJoiner {
 
     /// Takes one physical line; hands out every entry it completes that may go out.
     public mutating func add<E: Error>(_ line: Line, _ emit: (Line) throws(E) -> Void) throws(E) {
-        let read: ContainerLine
+        var read = ContainerLine.unread
         do throws(ParseProblem) {
             // CRI needs no state: read without a reader.
             if let readerRef {
-                read = try readerRef._withUnsafeGuaranteedRef { reader in
-                    Result { () throws(ParseProblem) in try reader.read(line.bytes) }
+                try readerRef._withUnsafeGuaranteedRef { reader in
+                    Result { () throws(ParseProblem) in try reader.read(line.bytes, into: &read) }
                 }.get()
             } else {
-                read = try ContainerLineReader.readCRI(line.bytes)
+                try ContainerLineReader.readCRI(line.bytes, into: &read)
             }
         } catch {
             putTogetherHeldLines()

@@ -25,19 +25,26 @@ public final class ContainerLineReader {
 
     deinit { decoded.deallocate() }
 
+    /// The line's parts, read into `out`; the buffers stay valid until the next call.
+    public func read(_ line: UnsafeBufferPointer<UInt8>, into out: inout ContainerLine) throws(ParseProblem) {
+        switch format {
+        case .cri: try Self.readCRI(line, into: &out)
+        case .docker: try readDocker(line, into: &out)
+        }
+    }
+
     /// The line's parts; the buffers stay valid until the next call.
     public func read(_ line: UnsafeBufferPointer<UInt8>) throws(ParseProblem) -> ContainerLine {
-        switch format {
-        case .cri: try Self.readCRI(line)
-        case .docker: try readDocker(line)
-        }
+        var out = ContainerLine.unread
+        try read(line, into: &out)
+        return out
     }
 
     // MARK: CRI
 
     /// `<time> <stream> <tag> <text>`: the tag is `P` or `F`, possibly followed by `:`-separated tags of
     /// later CRI versions; the text may be empty (with or without the space before it).
-    static func readCRI(_ line: UnsafeBufferPointer<UInt8>) throws(ParseProblem) -> ContainerLine {
+    static func readCRI(_ line: UnsafeBufferPointer<UInt8>, into out: inout ContainerLine) throws(ParseProblem) {
         let space = UInt8(ascii: " ")
         guard let base = line.baseAddress, let found = memchr(base, Int32(space), line.count),
               case let timeEnd = UnsafeRawPointer(found) - UnsafeRawPointer(base), isTime(UnsafeBufferPointer(rebasing: line[..<timeEnd])) else {
@@ -59,9 +66,11 @@ public final class ContainerLineReader {
         }
         guard cursor == line.count || line[cursor] == space else { throw ParseProblem(.cri, .badEnvelope(.tag), at: tagStart) }
         let contentStart = min(cursor + 1, line.count)
-        return ContainerLine(stream: stream, partial: line[tagStart] == UInt8(ascii: "P"),
-                             time: UnsafeBufferPointer(rebasing: line[..<timeEnd]),
-                             content: UnsafeBufferPointer(rebasing: line[contentStart...]), attrs: nil)
+        out.stream = stream
+        out.partial = line[tagStart] == UInt8(ascii: "P")
+        out.time = UnsafeBufferPointer(rebasing: line[..<timeEnd])
+        out.content = UnsafeBufferPointer(rebasing: line[contentStart...])
+        out.attrsBytes = UnsafeBufferPointer(start: nil, count: 0)
     }
 
     /// An RFC 3339 date and time (`Z` or an offset, any fraction): the runtimes write nothing else.
@@ -78,8 +87,8 @@ public final class ContainerLineReader {
     private static let timeKey: [UInt8] = Array("time".utf8)
     private static let attrsKey: [UInt8] = Array("attrs".utf8)
 
-    private func readDocker(_ line: UnsafeBufferPointer<UInt8>) throws(ParseProblem) -> ContainerLine {
-        if readsAsWritten, let read = readDockerAsWritten(line) { return read }
+    private func readDocker(_ line: UnsafeBufferPointer<UInt8>, into out: inout ContainerLine) throws(ParseProblem) {
+        if readsAsWritten, readDockerAsWritten(line, into: &out) { return }
         guard let base = line.baseAddress, !line.isEmpty else { throw ParseProblem(.docker, .unexpectedEnd, at: 0) }
         fields.removeAll(keepingCapacity: true)
         do throws(ParseProblem) {
@@ -105,21 +114,23 @@ public final class ContainerLineReader {
             throw ParseProblem(.docker, .badEnvelope(.time), at: 0)
         }
         let content = UnsafeBufferPointer(rebasing: line[log.range])
-        return Self.dockerLine(stream: stream, time: UnsafeBufferPointer(rebasing: line[time]), log: log.escaped ? decode(content) : content,
-                               attrs: attrs.map { UnsafeBufferPointer(rebasing: line[$0]) })
+        out.stream = stream
+        out.time = UnsafeBufferPointer(rebasing: line[time])
+        out.attrsBytes = attrs.map { UnsafeBufferPointer(rebasing: line[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
+        Self.setLog(log.escaped ? decode(content) : content, of: &out)
     }
 
-    /// A Docker line from its decoded `log`: a `log` that does not end in `\n` is a part of a longer line; the
+    /// Sets a Docker line's text from its decoded `log`: a `log` that does not end in `\n` is a part of a longer line; the
     /// final `\n` (and a `\r` before it) is not the application's text.
-    private static func dockerLine(stream: ContainerStream, time: UnsafeBufferPointer<UInt8>, log: UnsafeBufferPointer<UInt8>,
-                                   attrs: UnsafeBufferPointer<UInt8>?) -> ContainerLine {
+    private static func setLog(_ log: UnsafeBufferPointer<UInt8>, of line: inout ContainerLine) {
         var content = log
         let partial = content.last != 0x0A
         if !partial {
             content = UnsafeBufferPointer(rebasing: content.dropLast())
             if content.last == 0x0D { content = UnsafeBufferPointer(rebasing: content.dropLast()) }
         }
-        return ContainerLine(stream: stream, partial: partial, time: time, content: content, attrs: attrs)
+        line.partial = partial
+        line.content = content
     }
 
     /// The line exactly as Docker's json-file driver writes it — `{"log":"…","stream":"…","time":"…"}`, ASCII,
@@ -127,15 +138,17 @@ public final class ContainerLineReader {
     /// reader's buffer as it is read (clean runs copied 16 bytes at a time); nil for anything else, which the
     /// JSON scanner reads (and refuses with its reason). Both accept the same such lines: a control byte in the
     /// string, a `\u` escape or a time the C check is not sure of send it to the scanner too.
-    private func readDockerAsWritten(_ line: UnsafeBufferPointer<UInt8>) -> ContainerLine? {
-        guard let base = line.baseAddress else { return nil }
+    private func readDockerAsWritten(_ line: UnsafeBufferPointer<UInt8>, into out: inout ContainerLine) -> Bool {
+        guard let base = line.baseAddress else { return false }
         reserveDecoded(line.count)
         var parts = cjs_docker_line()
-        guard cjs_read_docker_as_written(base, line.count, decoded, &parts) == 1 else { return nil }
+        guard cjs_read_docker_as_written(base, line.count, decoded, &parts) == 1 else { return false }
         onePassLines &+= 1
-        return Self.dockerLine(stream: parts.stream == 0 ? .stdout : .stderr,
-                               time: UnsafeBufferPointer(start: base + parts.time_start, count: parts.time_length),
-                               log: UnsafeBufferPointer(start: decoded, count: parts.log_length), attrs: nil)
+        out.stream = parts.stream == 0 ? .stdout : .stderr
+        out.time = UnsafeBufferPointer(start: base + parts.time_start, count: parts.time_length)
+        out.attrsBytes = UnsafeBufferPointer(start: nil, count: 0)
+        Self.setLog(UnsafeBufferPointer(start: decoded, count: parts.log_length), of: &out)
+        return true
     }
 
     /// The decode buffer holds at least `count` bytes.
