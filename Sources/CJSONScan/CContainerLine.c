@@ -49,6 +49,29 @@ static inline int simple_escape(uint8_t b, uint8_t *plain) {
     }
 }
 
+/// The length of the well-formed UTF-8 sequence at `p` (2 to 4 bytes, RFC 3629: no overlong forms, no
+/// surrogates, nothing past U+10FFFF), or 0.
+static inline size_t utf8_sequence(const uint8_t *p, size_t n) {
+    uint8_t b = p[0];
+    size_t length;
+    uint8_t low = 0x80, high = 0xBF;  // the second byte's range
+    if (b >= 0xC2 && b <= 0xDF) length = 2;
+    else if (b >= 0xE0 && b <= 0xEF) {
+        length = 3;
+        if (b == 0xE0) low = 0xA0;
+        if (b == 0xED) high = 0x9F;
+    } else if (b >= 0xF0 && b <= 0xF4) {
+        length = 4;
+        if (b == 0xF0) low = 0x90;
+        if (b == 0xF4) high = 0x8F;
+    } else return 0;
+    if (length > n || p[1] < low || p[1] > high) return 0;
+    for (size_t k = 2; k < length; k++) {
+        if (p[k] < 0x80 || p[k] > 0xBF) return 0;
+    }
+    return length;
+}
+
 static inline int has(const uint8_t *line, size_t n, size_t at, const char *word, size_t length) {
     return at + length <= n && memcmp(line + at, word, length) == 0;
 }
@@ -64,6 +87,14 @@ int cjs_read_docker_as_written(const uint8_t *line, size_t n, uint8_t *decoded, 
         j += clean;
         if (i >= n) return 0;
         if (line[i] == '"') break;
+        if (line[i] >= 0x80) {  // a character beyond ASCII, as Go writes it when it is valid UTF-8
+            size_t length = utf8_sequence(line + i, n - i);
+            if (length == 0) return 0;
+            memcpy(decoded + j, line + i, length);
+            i += length;
+            j += length;
+            continue;
+        }
         uint8_t plain;
         if (line[i] != '\\' || i + 1 >= n || !simple_escape(line[i + 1], &plain)) return 0;
         decoded[j++] = plain;

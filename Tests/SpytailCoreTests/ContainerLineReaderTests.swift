@@ -107,13 +107,14 @@ struct DockerFastPathTests {
         let fast = ContainerLineReader(format: .docker), general = ContainerLineReader(format: .docker)
         general.readsAsWritten = false
         var random = SplitMix64(seed: 77)
-        // The text mostly of what Docker writes without \u escapes (so most lines take the one pass); the
-        // mutations from everything, control bytes and non-ASCII included.
-        let alphabet = Array("ab \"\\/\t\r\n{}:,0".utf8) + [0x7F]
-        let mutations = alphabet + Array("é<>&u".utf8) + [0x01, 0x0A, 0x00]
+        // The text mostly of what Docker writes without \u escapes (so most lines take the one pass), characters
+        // of two, three and four bytes included; the mutations from everything: control bytes, a character's
+        // bytes alone, and bytes UTF-8 never holds (overlong forms, surrogates, past U+10FFFF).
+        let characters = ["a", "b", " ", "\"", "\\", "/", "\t", "\r", "\n", "{", "}", ":", ",", "0", "\u{7F}", "é", "€", "😀"].map { Array($0.utf8) }
+        let mutations = Array("ab \"\\/\t\r\n{}:,0é€😀<>&u".utf8) + [0x7F, 0x01, 0x0A, 0x00, 0x80, 0xBF, 0xC0, 0xC1, 0xC2, 0xE0, 0xED, 0xA0, 0xF0, 0x8F, 0xF4, 0x90, 0xF5, 0xFF]
         var lines = 0
         for _ in 0..<3000 {
-            let text = (0..<random.below(40)).map { _ in random.pick(alphabet) }
+            let text = (0..<random.below(40)).flatMap { _ in random.pick(characters) }
             let writer = ContainerEnvelopeWriter(runtime: .docker, partSize: random.chance(20) ? max(1, text.count / 2) : max(1, text.count))
             for var line in writer.lines(for: text, stdout: random.chance(50), nanos: 1_795_000_000_000_000_000 + Int64(random.below(1_000_000_000)))
                 .split(separator: 0x0A).map(Array.init) {
@@ -140,7 +141,8 @@ struct DockerFastPathTests {
     /// (a slip in it only sends every line to the scanner, which the test above cannot see).
     @Test func theDriversLinesAreReadInOnePass() throws {
         let reader = ContainerLineReader(format: .docker)
-        let texts = [#"plain text"#, #"quote " backslash \ slash / tab \t end"#, "2026-11-20T10:00:00Z INFO [db] x=1", String(repeating: "long ", count: 80)]
+        let texts = [#"plain text"#, #"quote " backslash \ slash / tab \t end"#, "2026-11-20T10:00:00Z INFO [db] x=1", String(repeating: "long ", count: 80),
+                     "naïve café: 12 € 😀 ok"]
         var count = 0
         for (k, text) in texts.enumerated() {
             let writer = ContainerEnvelopeWriter(runtime: .docker, partSize: k == 3 ? 150 : 1000)
@@ -151,6 +153,6 @@ struct DockerFastPathTests {
                 count += 1
             }
         }
-        #expect(count == 6 && reader.onePassLines == count)
+        #expect(count == 7 && reader.onePassLines == count)
     }
 }

@@ -57,8 +57,8 @@ typedef struct {
     int stream;                      // 0 stdout, 1 stderr
 } cjs_docker_line;
 
-/// Reads `line[0..<n]` when it is exactly `{"log":"…","stream":"stdout|stderr","time":"…"}` (ASCII, simple
-/// escapes, no attrs, no spaces, a time `cjs_is_runtime_time` accepts), decoding `log` into `decoded`, which
+/// Reads `line[0..<n]` when it is exactly `{"log":"…","stream":"stdout|stderr","time":"…"}` (well-formed UTF-8,
+/// simple escapes, no attrs, no spaces, a time `cjs_is_runtime_time` accepts), decoding `log` into `decoded`, which
 /// holds at least `n` bytes. Returns 1 and fills `out`, or 0 for any other line (the caller's JSON scanner
 /// reads it, or says why not).
 int cjs_read_docker_as_written(const uint8_t *line, size_t n, uint8_t *decoded, cjs_docker_line *out);

@@ -133,11 +133,12 @@ public final class ContainerLineReader {
         line.content = content
     }
 
-    /// The line exactly as Docker's json-file driver writes it — `{"log":"…","stream":"…","time":"…"}`, ASCII,
-    /// no attrs, no spaces — read in one pass by `cjs_read_docker_as_written`, its `log` decoded into the
-    /// reader's buffer as it is read (clean runs copied 16 bytes at a time); nil for anything else, which the
-    /// JSON scanner reads (and refuses with its reason). Both accept the same such lines: a control byte in the
-    /// string, a `\u` escape or a time the C check is not sure of send it to the scanner too.
+    /// The line exactly as Docker's json-file driver writes it — `{"log":"…","stream":"…","time":"…"}`,
+    /// well-formed UTF-8, no attrs, no spaces — read in one pass by `cjs_read_docker_as_written`, its `log`
+    /// decoded into the reader's buffer as it is read (clean runs copied 16 bytes at a time); false for anything
+    /// else, which the JSON scanner reads (and refuses with its reason). Both accept the same such lines: a
+    /// control byte or a byte that is not UTF-8 in the string, a `\u` escape or a time the C check is not sure
+    /// of send it to the scanner too.
     private func readDockerAsWritten(_ line: UnsafeBufferPointer<UInt8>, into out: inout ContainerLine) -> Bool {
         guard let base = line.baseAddress else { return false }
         reserveDecoded(line.count)
