@@ -196,6 +196,7 @@ public struct ContainerLineJoiner {
 
     private mutating func putTogetherHeldLine(_ s: Int) {
         guard isHeld(s) else { return }
+        assert(entries[s] == nil, "a held line is its stream's only open entry")
         let entry = withHeld(s) { held in
             defer { held.release() }
             return Building(text: held.text, offset: held.offset, lastOffset: held.offset, truncated: held.truncated,
