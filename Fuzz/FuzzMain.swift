@@ -16,8 +16,9 @@ public func initializeFuzzing(_ argc: UnsafeMutablePointer<Int32>, _ argv: Unsaf
         _ = configs
         fuzzTarget = fuzzStructured
     case "gzip": fuzzTarget = fuzzGzip
+    case "container": fuzzTarget = fuzzContainer
     default:
-        fputs("SPYTAIL_FUZZ_TARGET must be one of config, lines, json, structured, gzip (it is \"\(name)\")\n", stderr)
+        fputs("SPYTAIL_FUZZ_TARGET must be one of config, lines, json, structured, gzip, container (it is \"\(name)\")\n", stderr)
         exit(2)
     }
     return 0
