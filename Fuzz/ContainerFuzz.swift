@@ -11,18 +11,7 @@ public func fuzzContainer(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let chunk = Int(data[0] >> 2) + 1
     let input = UnsafeBufferPointer(start: data + 1, count: size - 1)
     let file = SourceFile(path: "/var/log/pods/ns_pod_uid/c/0.log", fingerprint: Fingerprint(value: 1))
-    func entries(chunk: Int) -> [[UInt8]] {
-        var stream = EntryStream(file: file, maxLineBytes: 64, continuation: continuation, container: format)
-        var out: [[UInt8]] = []
-        var start = 0
-        while start < input.count {
-            let end = min(start + chunk, input.count)
-            stream.push(UnsafeBufferPointer(rebasing: input[start..<end])) { out.append($0.text + [UInt8(truncatingIfNeeded: $0.offset)]) }
-            start = end
-        }
-        stream.finish { out.append($0.text + [UInt8(truncatingIfNeeded: $0.offset)]) }
-        return out
-    }
+    func entries(chunk: Int) -> [[UInt8]] { chunkedEntries(input, chunk: chunk, EntryStream(file: file, maxLineBytes: 64, continuation: continuation, container: format)) }
     precondition(entries(chunk: chunk) == entries(chunk: max(1, input.count)), "entries depend on chunk boundaries")
     let fast = ContainerLineReader(format: .docker), general = ContainerLineReader(format: .docker)
     general.readsAsWritten = false

@@ -6,18 +6,7 @@ public func fuzzLines(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let input = UnsafeBufferPointer(start: data + 1, count: size - 1)
     let continuation = try! Regex("^\\s")
     let file = SourceFile(path: "fuzz", fingerprint: Fingerprint(value: 1))
-    func entries(chunk: Int) -> [[UInt8]] {
-        var stream = EntryStream(file: file, maxLineBytes: 64, continuation: continuation)
-        var out: [[UInt8]] = []
-        var start = 0
-        while start < input.count {
-            let end = min(start + chunk, input.count)
-            stream.push(UnsafeBufferPointer(rebasing: input[start..<end])) { out.append($0.text + [UInt8(truncatingIfNeeded: $0.offset)]) }
-            start = end
-        }
-        stream.finish { out.append($0.text + [UInt8(truncatingIfNeeded: $0.offset)]) }
-        return out
-    }
+    func entries(chunk: Int) -> [[UInt8]] { chunkedEntries(input, chunk: chunk, EntryStream(file: file, maxLineBytes: 64, continuation: continuation)) }
     let whole = entries(chunk: max(1, input.count))
     precondition(entries(chunk: chunk) == whole, "entries depend on chunk boundaries")
     precondition(whole.allSatisfy { $0.count <= 64 * 64 + 64 }, "a line longer than maxLineBytes got through")
