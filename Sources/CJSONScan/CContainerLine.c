@@ -86,7 +86,8 @@ static inline int simple_escape(uint8_t b, uint8_t *plain) {
 }
 
 /// The length of the well-formed UTF-8 sequence at `p` (2 to 4 bytes, RFC 3629: no overlong forms, no
-/// surrogates, nothing past U+10FFFF), or 0.
+/// surrogates, nothing past U+10FFFF), or 0: the C twin of `UTF8Validation.sequenceLength`, which the JSON
+/// scanner's path uses (DockerFastPathTests and the `container` fuzz target hold the two paths alike).
 static inline size_t utf8_sequence(const uint8_t *p, size_t n) {
     uint8_t b = p[0];
     size_t length;

@@ -67,6 +67,20 @@ struct ContainerLineJoinerTests {
         #expect(entries[1].head == "next" && !entries[1].truncated)
     }
 
+    /// A whole line over the limit takes the common path (held until the next line, or handed out at once
+    /// without a multiline rule): cut on a character boundary and flagged, as a joined one is.
+    @Test(arguments: [ContainerFormat.cri, .docker], [false, true])
+    func aWholeLineOverTheLimitIsCutOnACharacterAndFlagged(format: ContainerFormat, multiline: Bool) {
+        let long = String(repeating: "a", count: 99) + "é" + "tail"  // "é" straddles byte 100
+        let lines = format == .cri
+            ? ["2026-11-25T12:00:00Z stdout F \(long)", "2026-11-25T12:00:01Z stdout F next"]
+            : [#"{"log":"\#(long)\n","stream":"stdout","time":"2026-11-25T12:00:00Z"}"#, #"{"log":"next\n","stream":"stdout","time":"2026-11-25T12:00:01Z"}"#]
+        let entries = Self.read(Self.bytes(lines), format: format, continuation: multiline ? #"^\s"# : nil, maxLineBytes: 100).entries
+        #expect(entries.count == 2)
+        #expect(entries.first?.head == String(repeating: "a", count: 99) && entries.first?.truncated == true && entries.first?.stream == "stdout")
+        #expect(entries.last?.head == "next" && entries.last?.truncated == false)
+    }
+
     @Test func aMultilineRuleJoinsEachStreamsLinesApart() {
         let log = Self.bytes([
             "2026-11-25T12:00:00Z stderr F Traceback (most recent call last):",

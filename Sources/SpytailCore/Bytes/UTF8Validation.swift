@@ -46,6 +46,14 @@ public enum UTF8Validation {
         return true
     }
 
+    /// How much of `bytes` fits in `room` bytes: all of it, or at most `room` bytes ending on a character boundary
+    /// (less than `bytes.count`: the caller flags the text truncated).
+    public static func prefixLength(_ bytes: UnsafeBufferPointer<UInt8>, within room: Int) -> Int {
+        guard bytes.count > room else { return bytes.count }
+        guard room > 0 else { return 0 }
+        return lengthWithoutCutSequence(UnsafeBufferPointer(rebasing: bytes[..<room]))
+    }
+
     /// The length of `bytes` without a multi-byte sequence cut short at its end
     /// (so a truncated line ends on a character boundary).
     public static func lengthWithoutCutSequence(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {

@@ -82,8 +82,8 @@ public struct ContainerLineJoiner {
     }
 
     private func heldOffset(_ s: Int) -> Int64? {
-        let line = s == 0 ? held.0 : held.1
-        return line.isHeld ? line.offset : nil
+        guard isHeld(s) else { return nil }
+        return s == 0 ? held.0.offset : held.1.offset
     }
 
     private func isHeld(_ s: Int) -> Bool { s == 0 ? held.0.isHeld : held.1.isHeld }
@@ -324,10 +324,8 @@ public struct ContainerLineJoiner {
 
     /// Appends at most `room` bytes of `bytes`, cut on a UTF-8 boundary, `truncated` set when cut.
     private static func append(_ bytes: UnsafeBufferPointer<UInt8>, to text: inout [UInt8], room: Int, truncated: inout Bool) {
-        guard bytes.count > room else { return text.append(contentsOf: bytes) }
-        truncated = true
-        guard room > 0 else { return }
-        let head = UnsafeBufferPointer(rebasing: bytes[..<room])
-        text.append(contentsOf: UnsafeBufferPointer(rebasing: head[..<UTF8Validation.lengthWithoutCutSequence(head)]))
+        let kept = UTF8Validation.prefixLength(bytes, within: room)
+        if kept < bytes.count { truncated = true }
+        text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<kept]))
     }
 }

@@ -14,13 +14,7 @@ struct HeldLine {
 
     /// Holds `read`'s text, cut on a UTF-8 boundary at `maxLineBytes` (`truncated` then), and its envelope.
     mutating func hold(_ read: ContainerLine, offset: Int64, truncated: Bool, maxLineBytes: Int) {
-        var textLength = read.content.count
-        var cut = false
-        if textLength > maxLineBytes {
-            cut = true
-            textLength = max(0, maxLineBytes)
-            textLength = UTF8Validation.lengthWithoutCutSequence(UnsafeBufferPointer(rebasing: read.content[..<textLength]))
-        }
+        let textLength = UTF8Validation.prefixLength(read.content, within: maxLineBytes)
         let need = textLength + ContainerEnvelope.length(time: read.time, attrs: read.attrs)
         if bytes.count < need { bytes.append(contentsOf: repeatElement(0, count: max(need, 2 * bytes.count) - bytes.count)) }
         count = bytes.withUnsafeMutableBufferPointer { buffer in
@@ -30,7 +24,7 @@ struct HeldLine {
         }
         self.textLength = textLength
         self.offset = offset
-        self.truncated = truncated || cut
+        self.truncated = truncated || textLength < read.content.count
         isHeld = true
     }
 
