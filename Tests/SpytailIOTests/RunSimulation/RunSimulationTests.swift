@@ -1,4 +1,5 @@
 import Foundation
+@testable import SpytailIO
 import Testing
 
 /// The run loop under the deterministic simulator (`SimulatedRun`): each seed is a schedule of writes,
@@ -6,12 +7,13 @@ import Testing
 /// (between turns and in the middle of a checkpoint save), restarts from the checkpoints, state switches and
 /// reloads. A failure is shrunk to a short schedule and printed with the command that replays it.
 ///
-/// The default run plays seeds 1…100 (about 4 s); `SPYTAIL_RUNSIM_SEEDS=N` plays seeds 1…N,
+/// The default run plays seeds 1…100 (about 2 s), on as many threads as there are cores
+/// (`SPYTAIL_RUNSIM_WORKERS=N` to choose); `SPYTAIL_RUNSIM_SEEDS=N` plays seeds 1…N,
 /// `SPYTAIL_RUNSIM_SEED=S` plays S alone, `SPYTAIL_RUNSIM_SECONDS=T` starts no seed after T seconds (CI: 10,000
 /// seeds or 2 minutes, failing the build). `SPYTAIL_RUNSIM_COUNT=1` lists every failing seed without shrinking.
 /// `SPYTAIL_RUNSIM_TRACE=1` also plays the shrunk schedule step by step, with what the run said and watched
 /// (with `COUNT`, each seed's own play, with what the run would save and what the folders hold before each step,
-/// and its folder kept). The seed being played is kept in `$TMPDIR/spytail-run-sim.seed` for a crash the test
+/// and its folder kept). The seeds being played are kept in `$TMPDIR/spytail-run-sim.seed` for a crash the test
 /// cannot report.
 ///
 /// To replay a seed, set `SWIFT_DETERMINISTIC_HASHING=1` (the tailer's tables are Swift dictionaries, ordered
@@ -24,26 +26,25 @@ struct RunSimulationTests {
         let environment = ProcessInfo.processInfo.environment
         let seeds: [UInt64] = environment["SPYTAIL_RUNSIM_SEED"].flatMap { UInt64($0) }.map { [$0] }
             ?? Array(1...UInt64(environment["SPYTAIL_RUNSIM_SEEDS"].flatMap { Int($0) } ?? 100))
-        let seedFile = (environment["TMPDIR"] ?? "/tmp") + "/spytail-run-sim.seed"
-        var failed = 0
         let counting = environment["SPYTAIL_RUNSIM_COUNT"] == "1"  // every failing seed listed, none shrunk
         let tracing = environment["SPYTAIL_RUNSIM_TRACE"] == "1"  // with counting: each seed's own play traced
         // `SPYTAIL_RUNSIM_SECONDS=T`: stop starting seeds after T seconds (CI: 10,000 seeds or 2 minutes).
         let budget = environment["SPYTAIL_RUNSIM_SECONDS"].flatMap { Double($0) }
-        let began = Date()
-        var played = 0
-        for seed in seeds {
-            if let budget, Date().timeIntervalSince(began) > budget { break }
-            played += 1
-            try? "\(seed)\n".write(toFile: seedFile, atomically: false, encoding: .utf8)
-            let scenario = RunScenario(seed: seed)
-            let problems = SimulatedRun(scenario, trace: counting && tracing).play()
-            guard !problems.isEmpty else { continue }
-            failed += 1
+        // Seeds are independent (each plays in a folder of its own), so they are played on every core; a traced
+        // play keeps to one, so its lines do not interleave.
+        let workers = tracing ? 1 : environment["SPYTAIL_RUNSIM_WORKERS"].flatMap { Int($0) } ?? WorkerThreads.availableCores
+        let plays = SeedPlays(seeds: seeds, budget: budget, stopAfter: counting ? nil : 3,
+                              seedFile: (environment["TMPDIR"] ?? "/tmp") + "/spytail-run-sim.seed")
+        plays.play(workers: max(1, workers)) { seed in
+            SimulatedRun(RunScenario(seed: seed), trace: counting && tracing).play()
+        }
+        let (played, failures) = plays.outcome
+        for (seed, problems) in failures {
             if counting {
                 print("seed \(seed): \(problems.joined(separator: "; "))")
                 continue
             }
+            let scenario = RunScenario(seed: seed)
             let short = Self.shrink(scenario)
             if tracing { _ = SimulatedRun(short, trace: true).play() }
             Issue.record("""
@@ -52,10 +53,9 @@ struct RunSimulationTests {
                 what the short one breaks: \(SimulatedRun(short).play().joined(separator: "; "))
                 replay: SWIFT_DETERMINISTIC_HASHING=1 SPYTAIL_RUNSIM_SEED=\(seed) SPYTAIL_RUNSIM_TRACE=1 swift test --filter RunSimulationTests
                 """)
-            if failed >= 3 { break }  // each failure is shrunk; three are enough to go on
         }
-        print("run-loop simulator: \(played) seeds played (of \(seeds.count)), \(failed) failed")
-        #expect(failed == 0, "\(failed) of \(played) seeds failed")
+        print("run-loop simulator: \(played) seeds played (of \(seeds.count), on \(max(1, workers)) threads), \(failures.count) failed")
+        #expect(failures.count == 0, "\(failures.count) of \(played) seeds failed")
     }
 
     /// What kind of failure a problem is (a shorter schedule must fail the same way to count).
