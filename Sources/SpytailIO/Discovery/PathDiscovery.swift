@@ -10,13 +10,25 @@ public struct PathDiscovery {
     /// Each `rotatedPattern` of the sources given at creation, compiled once (looked at for every name in a
     /// folder at each of its events).
     private let patterns: [String: Regex]
+    /// Each include (resolved against `baseDirectory`) and exclude pattern of those sources, split once: `run`
+    /// asks whether a path is a live file for every name in a folder at each of its events (splitting them per
+    /// question was an eighth of the run-loop simulator's time).
+    private let includes: [String: PathPattern]
+    private let excludes: [String: PathPattern]
 
     public init(baseDirectory: String, sources: [SpytailConfig.Source] = []) {
         self.baseDirectory = baseDirectory
         var patterns: [String: Regex] = [:]
         for pattern in sources.compactMap(\.rotatedPattern) where patterns[pattern] == nil { patterns[pattern] = try? Regex(pattern) }
         self.patterns = patterns
+        let resolve = { (pattern: String) in pattern.hasPrefix("/") ? pattern : Paths.join(baseDirectory, pattern) }
+        includes = Dictionary(sources.flatMap(\.include).map { ($0, PathPattern(resolve($0))) }, uniquingKeysWith: { first, _ in first })
+        excludes = Dictionary(sources.flatMap(\.exclude).map { ($0, PathPattern($0)) }, uniquingKeysWith: { first, _ in first })
     }
+
+    /// An include pattern of a source, resolved against `baseDirectory`.
+    private func include(_ text: String) -> PathPattern { includes[text] ?? PathPattern(resolve(text)) }
+    private func exclude(_ text: String) -> PathPattern { excludes[text] ?? PathPattern(text) }
 
     /// Files to read for `source`, in reading order, each once. A symlink pointing outside its pattern's
     /// folder is left out (and named in `refused`) unless the source says `followSymlinks`.
@@ -25,11 +37,11 @@ public struct PathDiscovery {
     }
 
     public func files(for source: SpytailConfig.Source, withChains: Bool = true, refused: ((String, String) -> Void)?) -> [String] {
-        let excludes = source.exclude.map(PathPattern.init)
+        let excludes = source.exclude.map(exclude)
         var ordered: [String] = []
         var seen = Set<String>()
         let listings = FolderListings()
-        for pattern in source.include.map({ PathPattern(resolve($0)) }) {
+        for pattern in source.include.map(include) {
             for live in expand(pattern) where !isRotatedCopy(live, of: source) {
                 if let target = escapingTarget(live, of: source) {
                     refused?(live, target)
@@ -119,7 +131,7 @@ public struct PathDiscovery {
     /// root, and every existing folder a wildcard folder component or `**` leads to.
     public func watchDirectories(for source: SpytailConfig.Source) -> [String] {
         var found = Set<String>()
-        for pattern in source.include.map({ PathPattern(resolve($0)) }) {
+        for pattern in source.include.map(include) {
             let root = pattern.components.isEmpty ? Paths.parent(of: pattern.root) : pattern.root
             found.insert(root)
             if pattern.components.count > 1 { walkDirectories(root, pattern.components.dropLast()[...], into: &found) }
@@ -139,7 +151,7 @@ public struct PathDiscovery {
     /// source does not allow it (nil: fine to read).
     public func escapingTarget(_ path: String, of source: SpytailConfig.Source) -> String? {
         guard !source.followSymlinks, let real = Self.realPath(path) else { return nil }
-        let roots = source.include.map { PathPattern(resolve($0)) }.filter { $0.matches(path: path) }
+        let roots = source.include.map(include).filter { $0.matches(path: path) }
             .compactMap { Self.realPath($0.components.isEmpty ? Paths.parent(of: $0.root) : $0.root) }
         guard !roots.isEmpty else { return nil }
         return roots.contains { real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") } ? nil : real
@@ -151,20 +163,20 @@ public struct PathDiscovery {
         return String(cString: resolved)
     }
 
-    /// Whether `path` is one of `source`'s live files: matched by an include pattern, not excluded, and not a
-    /// rotated copy of a name the patterns match (`app-20261123.log` beside `app.log` under `*.log`).
     /// The first of `sources` whose patterns take `path` (an absolute path) as a live file or a rotated copy.
     public func sourceIndex(of path: String, among sources: [SpytailConfig.Source]) -> Int? {
-        sources.firstIndex { isLiveFile(path, of: $0) || (isRotatedCopy(path, of: $0) && !$0.exclude.contains { PathPattern($0).excludes(path: path) }) }
+        sources.firstIndex { isLiveFile(path, of: $0) || (isRotatedCopy(path, of: $0) && !$0.exclude.contains { exclude($0).excludes(path: path) }) }
     }
 
+    /// Whether `path` is one of `source`'s live files: matched by an include pattern, not excluded, and not a
+    /// rotated copy of a name the patterns match (`app-20261123.log` beside `app.log` under `*.log`).
     public func isLiveFile(_ path: String, of source: SpytailConfig.Source) -> Bool {
-        matchesInclude(path, of: source) && !source.exclude.contains { PathPattern($0).excludes(path: path) }
+        matchesInclude(path, of: source) && !source.exclude.contains { exclude($0).excludes(path: path) }
             && !isRotatedCopy(path, of: source)
     }
 
     func matchesInclude(_ path: String, of source: SpytailConfig.Source) -> Bool {
-        source.include.contains { PathPattern(resolve($0)).matches(path: path) }
+        source.include.contains { include($0).matches(path: path) }
     }
 
     /// A rotated copy by its name: its live name is one the source's patterns match, or its `rotatedPattern` matches it.
