@@ -2,7 +2,7 @@ import Foundation
 import SpytailIO
 import SpytailTestSupport
 
-/// The end-of-run invariants of a simulated run, read from its output file and its gap reports:
+/// The end-of-run invariants of a simulated run, read from its output's records and its gap reports:
 /// - every line written is delivered, or the scenario destroyed it before the run was told of it (a line whose
 ///   write event reached the run while recording must be delivered, whatever happened to its file later);
 /// - a line delivered twice only after a kill, every copy with the same id;
@@ -10,9 +10,9 @@ import SpytailTestSupport
 struct SimulatedOutcome {
     let problems: [String]
 
-    init(host: SimulatedHost, output: String, reporter: RecordingEventReporter, crashes: Int) {
+    /// `records`: (line, id) of each record of the writers' lines in the output, in order (`SimulatedOutput`).
+    init(host: SimulatedHost, records: [(line: SimulatedHost.Line, id: String)], reporter: RecordingEventReporter, crashes: Int) {
         var problems: [String] = []
-        let records = Self.records(in: output, writers: host.writers.map(\.name))
         var ids: [SimulatedHost.Line: Set<String>] = [:]
         var copies: [SimulatedHost.Line: Int] = [:]
         var order: [SimulatedHost.Line] = []
@@ -42,20 +42,6 @@ struct SimulatedOutcome {
             last[generation] = line.seq
         }
         self.problems = problems
-    }
-
-    /// (line, id) of each record of the writers' lines, in output order.
-    static func records(in output: String, writers: [String]) -> [(SimulatedHost.Line, String)] {
-        // Split as bytes: splitting the `String` by characters was a tenth of a seed's time at -Onone.
-        let bytes = FileManager.default.contents(atPath: output) ?? Data()
-        return bytes.split(separator: UInt8(ascii: "\n")).compactMap { raw in
-            guard let record = (try? JSONSerialization.jsonObject(with: Data(raw))) as? [String: Any],
-                  let message = record["message"] as? String, let id = record["id"] as? String else { return nil }
-            let words = message.split(separator: " ")
-            guard words.count >= 2, let w = writers.firstIndex(of: String(words[0])), words[1].hasPrefix("seq="),
-                  let seq = Int(words[1].dropFirst(4)) else { return nil }
-            return (SimulatedHost.Line(writer: w, seq: seq), id)
-        }
     }
 
     /// `w0#3-7, w1#12` for a sorted list of lines.

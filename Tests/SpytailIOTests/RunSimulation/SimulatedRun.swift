@@ -31,6 +31,9 @@ final class SimulatedRun {
     /// What the world does between a resume's look at a chain and its opens (a draw of its own, so the rest
     /// of a seed plays as before).
     private var betweenLookAndOpen: SplitMix64
+    /// The output as it grows, and the check at each save that no checkpoint is ahead of it.
+    private let output: SimulatedOutput
+    private let savedAhead: SavedAheadCheck
 
     init(_ scenario: RunScenario, trace: Bool = false) {
         self.scenario = scenario
@@ -40,6 +43,12 @@ final class SimulatedRun {
         meanwhile = SplitMix64(seed: scenario.seed ^ 0x5EED)
         betweenLookAndOpen = SplitMix64(seed: scenario.seed ^ 0x100C)
         configPath = directory.write("c.json", host.config)
+        output = SimulatedOutput(path: directory.file("out/out.jsonl"), writers: host.writers.map(\.name))
+        savedAhead = SavedAheadCheck(output: output, writers: host.writers.map(\.name))
+        checkpoints.onSave = { [unowned self] saving in
+            guard checkpoints.saveError == nil else { return }  // a save the kill cuts short is never read
+            problems += savedAhead.problems(saving: saving).map { "step \(stepIndex): \($0)" }
+        }
     }
 
     /// A traced play keeps its folder (named at the end) to look at.
@@ -61,7 +70,8 @@ final class SimulatedRun {
         stepIndex = scenario.steps.count
         settle()
         if trace { say("settled") }
-        problems += SimulatedOutcome(host: host, output: directory.file("out/out.jsonl"), reporter: reporter, crashes: crashes).problems
+        output.catchUp()
+        problems += SimulatedOutcome(host: host, records: output.records, reporter: reporter, crashes: crashes).problems
         return problems
     }
 
