@@ -26,6 +26,9 @@ struct RunScenario: CustomStringConvertible {
         case start
         case setState(SpyState)
         case reload
+        /// The checkpoint file's disk fills up (every save fails with ENOSPC until it has room again) or has
+        /// room again.
+        case checkpointDiskFull(Bool)
 
         var description: String {
             switch self {
@@ -42,6 +45,7 @@ struct RunScenario: CustomStringConvertible {
             case .start: "start"
             case .setState(let state): "setState(\(state))"
             case .reload: "reload"
+            case .checkpointDiskFull(let full): "checkpointDiskFull(\(full))"
             }
         }
     }
@@ -98,6 +102,7 @@ struct RunScenario: CustomStringConvertible {
                 up = false
             case 92..<95: steps.append(.setState(rng.below(2) == 0 ? .disabled : .recording))
             case 95..<97: steps.append(.reload)
+            case 97: steps.append(.checkpointDiskFull(rng.below(2) == 0))
             default: steps.append(.write(writer: w, lines: 1))
             }
         }

@@ -21,6 +21,14 @@ final class SimulatedRun {
     private var clock = ManualClock()
     private var spy = RecordingFileEvents()
     private(set) var crashes = 0
+    /// Clean stops whose positions could not be saved (the checkpoint disk full): a restart repeats what a kill
+    /// would, with the same ids.
+    private var stopsUnsaved = 0
+    /// The checkpoint file's disk is full: every save fails until it has room again.
+    private var checkpointDiskFull = false
+    private var checkpointDiskError: CheckpointStoreError? {
+        checkpointDiskFull ? CheckpointStoreError(description: "No space left on device (ENOSPC)") : nil
+    }
     /// The run's state as last asked (a new process starts recording, the config's state).
     private var recording = true
     /// What broke an invariant, step by step.
@@ -71,7 +79,7 @@ final class SimulatedRun {
         settle()
         if trace { say("settled") }
         output.catchUp()
-        problems += SimulatedOutcome(host: host, records: output.records, reporter: reporter, crashes: crashes).problems
+        problems += SimulatedOutcome(host: host, records: output.records, reporter: reporter, crashes: crashes + stopsUnsaved).problems
         return problems
     }
 
@@ -95,7 +103,7 @@ final class SimulatedRun {
             guard tailer != nil else { return }
             checkpoints.saveError = CheckpointStoreError(description: "killed while saving")
             turn(with: take(host.queued.count).map { .watch($0) })
-            checkpoints.saveError = nil
+            checkpoints.saveError = checkpointDiskError
             crash()
         case .start: if tailer == nil { start() }
         case .setState(let state):
@@ -103,16 +111,21 @@ final class SimulatedRun {
             recording = state == .recording
             turn(with: [.request(.setState(state))])
         case .reload: turn(with: [.request(.reload)])
+        case .checkpointDiskFull(let full):
+            checkpointDiskFull = full
+            checkpoints.saveError = checkpointDiskError
         }
     }
 
-    /// Writers reopen and finish their rotations, the run (started if down, recording) is handed every event
-    /// and the clock moves past the rotated files' quiet time until nothing is left; then SIGTERM.
+    /// Writers reopen and finish their rotations, the checkpoint disk has room, the run (started if down,
+    /// recording) is handed every event and the clock moves past the rotated files' quiet time until nothing is
+    /// left; then SIGTERM.
     private func settle() {
         for w in host.writers.indices {
             host.finish(w)
             host.reopen(w)
         }
+        perform(.checkpointDiskFull(false))  // room again: the run's saves recover
         if tailer == nil { start() }
         perform(.setState(.recording))
         for _ in 0..<6 {
@@ -172,7 +185,10 @@ final class SimulatedRun {
         return host.take(count, recording: recording)
     }
 
-    private func stop() { turn(with: [.signal(SIGTERM)]) }
+    private func stop() {
+        if tailer != nil && checkpointDiskFull { stopsUnsaved += 1 }
+        turn(with: [.signal(SIGTERM)])
+    }
 
     /// Killed: nothing more is flushed or saved; inotify's queue dies with the process.
     private func crash() {
