@@ -54,7 +54,7 @@ final class SimulatedRun {
         output = SimulatedOutput(path: directory.file("out/out.jsonl"), writers: host.writers.map(\.name))
         savedAhead = SavedAheadCheck(output: output, writers: host.writers.map(\.name))
         checkpoints.onSave = { [unowned self] saving in
-            guard checkpoints.saveError == nil else { return }  // a save the kill cuts short is never read
+            guard checkpoints.saveError == nil else { return }  // a save that fails (killed mid-save, a full disk) is never read
             problems += savedAhead.problems(saving: saving).map { "step \(stepIndex): \($0)" }
         }
     }
