@@ -21,8 +21,8 @@ public struct PathDiscovery {
         var patterns: [String: Regex] = [:]
         for pattern in sources.compactMap(\.rotatedPattern) where patterns[pattern] == nil { patterns[pattern] = try? Regex(pattern) }
         self.patterns = patterns
-        let resolve = { (pattern: String) in pattern.hasPrefix("/") ? pattern : Paths.join(baseDirectory, pattern) }
-        includes = Dictionary(sources.flatMap(\.include).map { ($0, PathPattern(resolve($0))) }, uniquingKeysWith: { first, _ in first })
+        includes = Dictionary(sources.flatMap(\.include).map { ($0, PathPattern(Self.resolve($0, in: baseDirectory))) },
+                              uniquingKeysWith: { first, _ in first })
         excludes = Dictionary(sources.flatMap(\.exclude).map { ($0, PathPattern($0)) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -238,7 +238,9 @@ public struct PathDiscovery {
         }
     }
 
-    func resolve(_ pattern: String) -> String {
+    func resolve(_ pattern: String) -> String { Self.resolve(pattern, in: baseDirectory) }
+
+    private static func resolve(_ pattern: String, in baseDirectory: String) -> String {
         pattern.hasPrefix("/") ? pattern : Paths.join(baseDirectory, pattern)
     }
 

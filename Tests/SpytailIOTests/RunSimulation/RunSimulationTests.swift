@@ -32,10 +32,10 @@ struct RunSimulationTests {
         let budget = environment["SPYTAIL_RUNSIM_SECONDS"].flatMap { Double($0) }
         // Seeds are independent (each plays in a folder of its own), so they are played on every core; a traced
         // play keeps to one, so its lines do not interleave.
-        let workers = tracing ? 1 : environment["SPYTAIL_RUNSIM_WORKERS"].flatMap { Int($0) } ?? WorkerThreads.availableCores
+        let workers = max(1, tracing ? 1 : environment["SPYTAIL_RUNSIM_WORKERS"].flatMap { Int($0) } ?? WorkerThreads.availableCores)
         let plays = SeedPlays(seeds: seeds, budget: budget, stopAfter: counting ? nil : 3,
                               seedFile: (environment["TMPDIR"] ?? "/tmp") + "/spytail-run-sim.seed")
-        plays.play(workers: max(1, workers)) { seed in
+        plays.play(workers: workers) { seed in
             SimulatedRun(RunScenario(seed: seed), trace: counting && tracing).play()
         }
         let (played, failures) = plays.outcome
@@ -54,7 +54,7 @@ struct RunSimulationTests {
                 replay: SWIFT_DETERMINISTIC_HASHING=1 SPYTAIL_RUNSIM_SEED=\(seed) SPYTAIL_RUNSIM_TRACE=1 swift test --filter RunSimulationTests
                 """)
         }
-        print("run-loop simulator: \(played) seeds played (of \(seeds.count), on \(max(1, workers)) threads), \(failures.count) failed")
+        print("run-loop simulator: \(played) seeds played (of \(seeds.count), on \(workers) threads), \(failures.count) failed")
         #expect(failures.count == 0, "\(failures.count) of \(played) seeds failed")
     }
 

@@ -14,7 +14,6 @@ import SpytailCore
 /// for the new one).
 final class SavedAheadCheck {
     private let output: SimulatedOutput
-    private let writers: [String]
     /// Checkpoints found behind the output once: it only grows, so they stay behind it (a save changes one
     /// file's checkpoint or two, and the others are not looked at again).
     private var behind = Set<Key>()
@@ -24,9 +23,8 @@ final class SavedAheadCheck {
         init(_ c: Checkpoint) { (path, identity, fingerprint, offset, tailHash) = (c.path, c.identity, c.fingerprint, c.offset, c.tailHash) }
     }
 
-    init(output: SimulatedOutput, writers: [String]) {
+    init(output: SimulatedOutput) {
         self.output = output
-        self.writers = writers
     }
 
     /// What is wrong with `checkpoints` being saved now (empty: nothing).
@@ -49,15 +47,15 @@ final class SavedAheadCheck {
     /// The writers' lines before the checkpoint's offset in the file it names; nil when that file is not there
     /// as the checkpoint knew it, or is compressed.
     private func lines(before checkpoint: Checkpoint) -> [SimulatedHost.Line]? {
-        guard let st = Syscall.stat(checkpoint.path), FileIdentity(st) == checkpoint.identity, Int64(st.st_size) >= checkpoint.offset,
-              Fingerprinter.ofFile(checkpoint.path) == checkpoint.fingerprint else { return nil }
         let fd = open(checkpoint.path, O_RDONLY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        guard TailedFile.tailHash(fd: fd, before: checkpoint.offset) == checkpoint.tailHash else { return nil }
+        guard let st = try? Syscall.fstat(fd), FileIdentity(st) == checkpoint.identity, Int64(st.st_size) >= checkpoint.offset,
+              Fingerprinter.ofDescriptor(fd, complete: true)?.fingerprint == checkpoint.fingerprint,
+              TailedFile.tailHash(fd: fd, before: checkpoint.offset) == checkpoint.tailHash else { return nil }
         var bytes = [UInt8](repeating: 0, count: Int(checkpoint.offset))
         let n = (try? bytes.withUnsafeMutableBytes { (raw) throws(Errno) in try Syscall.pread(fd, raw, at: 0) }) ?? 0
         guard n == bytes.count, !(n >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B) else { return nil }
-        return bytes.split(separator: UInt8(ascii: "\n")).compactMap { SimulatedOutput.line(String(decoding: $0, as: UTF8.self), writers: writers) }
+        return bytes.split(separator: UInt8(ascii: "\n")).compactMap { SimulatedOutput.line(String(decoding: $0, as: UTF8.self), writers: output.writers) }
     }
 }

@@ -6,7 +6,8 @@ import Glibc
 /// checks at each checkpoint save (`SavedAheadCheck`) and at the end (`SimulatedOutcome`).
 final class SimulatedOutput {
     private let path: String
-    private let writers: [String]
+    /// The writers' names, as their lines begin.
+    let writers: [String]
     private var parsed = 0
     /// (line, id) of each record of the writers' lines, in output order.
     private(set) var records: [(line: SimulatedHost.Line, id: String)] = []

@@ -52,7 +52,7 @@ final class SimulatedRun {
         betweenLookAndOpen = SplitMix64(seed: scenario.seed ^ 0x100C)
         configPath = directory.write("c.json", host.config)
         output = SimulatedOutput(path: directory.file("out/out.jsonl"), writers: host.writers.map(\.name))
-        savedAhead = SavedAheadCheck(output: output, writers: host.writers.map(\.name))
+        savedAhead = SavedAheadCheck(output: output)
         checkpoints.onSave = { [unowned self] saving in
             guard checkpoints.saveError == nil else { return }  // a save that fails (killed mid-save, a full disk) is never read
             problems += savedAhead.problems(saving: saving).map { "step \(stepIndex): \($0)" }
