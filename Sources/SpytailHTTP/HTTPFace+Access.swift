@@ -4,14 +4,16 @@ import Hummingbird
 /// Who may read and change the run: the bearer token, the session cookie the dashboard's page sets from
 /// `/?token=`, and the answers to those without (`TokenGate` decides).
 extension HTTPFace {
-    func verdict(_ request: Request, changesState: Bool) -> TokenGate.Verdict {
-        TokenGate(token: settings.token).check(authorization: request.headers[.authorization],
-                                                cookie: request.cookies[TokenGate.cookieName]?.value,
-                                                changesState: changesState)
+    func gate(_ request: Request, changesState: Bool = false, _ body: () async throws -> Response) async throws -> Response {
+        try await Self.gate(request, token: settings.token, changesState: changesState, body)
     }
 
-    func gate(_ request: Request, changesState: Bool = false, _ body: () async throws -> Response) async throws -> Response {
-        switch verdict(request, changesState: changesState) {
+    /// Answers `request` with `body` when it carries `token` (bearer, or the cookie for what changes nothing).
+    static func gate(_ request: Request, token: String, changesState: Bool = false,
+                     _ body: () async throws -> Response) async throws -> Response {
+        let verdict = TokenGate(token: token).check(authorization: request.headers[.authorization],
+                                                    cookie: request.cookies[TokenGate.cookieName]?.value, changesState: changesState)
+        switch verdict {
         case .allowed: return try await body()
         case .unauthorized: return Self.unauthorized()
         case .forbidden: return Self.forbidden()
@@ -30,23 +32,27 @@ extension HTTPFace {
 
     /// `/?token=TOKEN` sets the session cookie and sends the browser to `/` without the token in the URL (the
     /// view's other parameters kept); `/` itself is the dashboard, which asks for a token when it has none.
-    func index(_ request: Request) -> Response {
+    func index(_ request: Request) -> Response { Self.page(request, token: settings.token) }
+
+    static func page(_ request: Request, token: String) -> Response {
         if let given = request.uri.queryParameters["token"] {
-            guard TokenGate.constantTimeEqual(String(given), settings.token) else { return Self.unauthorized() }
+            guard TokenGate.constantTimeEqual(String(given), token) else { return Self.unauthorized() }
             var response = Response(status: .seeOther)
             let rest = (request.uri.query ?? "").split(separator: "&").filter { !$0.hasPrefix("token=") }
             response.headers[.location] = rest.isEmpty ? "/" : "/?" + rest.joined(separator: "&")
-            response.headers[.setCookie] = "\(TokenGate.cookieName)=\(settings.token); Path=/; HttpOnly; SameSite=Strict"
+            response.headers[.setCookie] = "\(TokenGate.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"
             return response
         }
-        return Self.asset(DashboardAssets.page)
+        return asset(DashboardAssets.page)
     }
 
     /// `/api/session`: the bearer token, for the dashboard's own POSTs (state, reload). Reachable with the session
     /// cookie, which only this origin's pages send (SameSite=Strict), and readable only by them (no CORS).
-    func session() -> Response {
-        var json = JSONText()
-        json.object { o in o.field("token", settings.token) }
-        return Self.json(.ok, json)
+    func session() -> Response { Self.session(token: settings.token) }
+
+    static func session(token: String) -> Response {
+        var body = JSONText()
+        body.object { o in o.field("token", token) }
+        return json(.ok, body)
     }
 }

@@ -41,34 +41,9 @@ public final class HTTPFace: Sendable {
     /// Binds and starts serving; returns the address bound (port 0 gives the kernel's choice). A listen
     /// address that cannot be bound is an error naming it and the reason.
     public func start() throws(HTTPFaceError) -> ListenAddress {
-        let started = BlockingQueue<Result<Int, HTTPFaceError>>()
-        let listen = settings.listen
-        var logger = Logger(label: "spytail.http")
-        logger.logLevel = .critical
-        let app = Application(
-            router: makeRouter(),
-            server: .http1(configuration: .init(idleTimeout: .seconds(settings.headerTimeout.components.seconds))),
-            configuration: .init(address: .hostname(listen.host, port: listen.port), serverName: "spytail"),
-            onServerRunning: { channel in started.push(.success(channel.localAddress?.port ?? listen.port)) },
-            logger: logger)
-        let running = Task {
-            do {
-                try await app.runService(gracefulShutdownSignals: [])  // the run loop owns SIGTERM and SIGINT
-            } catch {
-                started.push(.failure(HTTPFaceError(address: listen, reason: Self.describe(error))))
-            }
-        }
+        let (address, running) = try HTTPServing.start(makeRouter(), listen: settings.listen, headerTimeout: settings.headerTimeout)
         task.withLock { $0 = running }
-        guard case .some(.some(let result)) = started.pop(timeout: .seconds(30)) else {
-            stop()
-            throw HTTPFaceError(address: listen, reason: "the server did not start within 30 s")
-        }
-        switch result {
-        case .success(let port): return ListenAddress(host: listen.host, port: port)
-        case .failure(let error):
-            stop()
-            throw error
-        }
+        return address
     }
 
     /// A reload changed the token or the viewer limit: taken from the next request on.
@@ -83,13 +58,6 @@ public final class HTTPFace: Sendable {
         task.withLock { $0 }?.cancel()
     }
 
-    static func describe(_ error: any Error) -> String {
-        let text = "\(error)"
-        if text.contains("Address already in use") || text.contains("EADDRINUSE") { return "address already in use" }
-        if text.contains("Cannot assign requested address") || text.contains("EADDRNOTAVAIL") { return "no such local address" }
-        if text.contains("Permission denied") || text.contains("EACCES") { return "permission denied (ports below 1024 need privileges)" }
-        return text
-    }
 }
 
 /// The HTTP face could not listen where the config says.

@@ -68,3 +68,12 @@ struct JSONText {
         }
     }
 }
+
+extension JSONText {
+    /// `text` as a JSON string literal.
+    static func quoted(_ text: String) -> String {
+        var json = JSONText()
+        json.string(text)
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+}

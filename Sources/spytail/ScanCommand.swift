@@ -152,43 +152,9 @@ struct ScanCommand: ParsableCommand {
         }
     }
 
-    /// The explicit paths in reading order, or the configured sources' files, each with its source's index.
     func inputPaths(_ file: ConfigFile) throws -> [(path: String, source: Int)] {
-        let sources = file.config.sources
-        let discovery = PathDiscovery(baseDirectory: file.baseDirectory, sources: sources)
-        if !paths.isEmpty {
-            var named: Int?
-            if let source {
-                guard let index = sources.firstIndex(where: { $0.name == source }) else {
-                    FileHandleStderr.write("spytail: error: --source \(source): \(file.path) has no such source (it has: \(sources.map(\.name).joined(separator: ", ")))\n")
-                    throw ExitCode(2)
-                }
-                named = index
-            }
-            let cwd = Self.currentDirectory()
-            return PathDiscovery.orderExplicit(paths).map { path in
-                let absolute = path.hasPrefix("/") || path == "-" ? path : cwd + "/" + path
-                return (path, named ?? discovery.sourceIndex(of: absolute, among: sources) ?? SourceFile.unnamed)
-            }
-        }
-        let found = PathDiscovery.onePathPerFile(sources.enumerated().flatMap { index, source in
-            discovery.files(for: source) { path, target in
-                FileHandleStderr.write("spytail: warning: \(path): a symlink to \(target), outside the source's folder; not read (set \"followSymlinks\": true to allow)\n")
-            }.map { (path: $0, source: index) }
-        }, path: \.path)
-        if found.isEmpty {
-            let patterns = file.config.sources.flatMap(\.include).joined(separator: ", ")
-            FileHandleStderr.write(file.config.sources.isEmpty
-                ? "spytail: error: \(file.path) has no sources; name files to read: spytail scan -c \(file.path) PATH...\n"
-                : "spytail: error: no file matches the sources' include patterns (\(patterns)), relative to \(file.baseDirectory)\n")
-            throw ExitCode(1)
-        }
-        return found
+        try InputPaths.resolve(file, paths: paths, source: source, command: "scan")
     }
 
-    static func currentDirectory() -> String {
-        guard let cwd = getcwd(nil, 0) else { return "." }
-        defer { free(cwd) }
-        return String(cString: cwd)
-    }
+    static func currentDirectory() -> String { InputPaths.currentDirectory() }
 }

@@ -18,7 +18,7 @@ struct Spytail: ParsableCommand {
             Exit codes: 0 ok; 1 runtime failure (some input unreadable, an output failed); 2 usage or config error.
             """,
         version: BuildInfo.version,
-        subcommands: [RunCommand.self, ScanCommand.self, CheckCommand.self])
+        subcommands: [RunCommand.self, ScanCommand.self, ExploreCommand.self, CheckCommand.self])
 
     static func main() {
         // A closed stdout must show up as EPIPE on write, not kill the process mid-batch.

@@ -98,6 +98,12 @@ public final class EntryPipeline {
         return true
     }
 
+    /// Whether the config's filters keep an entry `admit` let through (what `deliver` checks first): for a caller
+    /// that keeps entries somewhere else than the outputs (`spytail explore`'s index).
+    public func keeps(_ entry: borrowing SpyEntry) -> Bool {
+        entry.text.withUnsafeBufferPointer { !filters.excludes(entry, text: $0) }
+    }
+
     /// Filters an entry `admit` let through and hands it to the outputs (the second half of `process`).
     public func deliver(_ entry: borrowing SpyEntry) throws(SinkError) { try route(entry) }
 

@@ -55,7 +55,7 @@ public struct GapReport: Sendable {
     }
 
     /// The entry: the message, and the two fields pointing into it.
-    func entry(vocabulary: Vocabulary) -> SpyEntry {
+    public func entry(vocabulary: Vocabulary) -> SpyEntry {
         var entry = SpyEntry(file: file)
         let text = message
         entry.text = Array(text.utf8)

@@ -99,6 +99,18 @@ public struct ViewFilter: @unchecked Sendable {
         return true
     }
 
+    /// Whether this viewer sees `entry`, an entry classified with the same config the filter was compiled
+    /// against (the explorer reads entries again from their files): its own fields are tested, no record.
+    public func shows(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>) -> Bool {
+        if let query, !query.occurs(in: UnsafeBufferPointer(rebasing: text[entry.message])) { return false }
+        for condition in includes where !condition.matches(entry, text: text) { return false }
+        for condition in excludes where condition.matches(entry, text: text) { return false }
+        return true
+    }
+
+    /// Whether it has anything to test (else it shows everything).
+    public var isEmpty: Bool { query == nil && includes.isEmpty && excludes.isEmpty }
+
     /// How the indices of a batch read in this filter's config: by name (a reload may have reordered,
     /// renamed or removed categories, tags and sources since the entries were read).
     func translation(of names: RecentNames) -> IndexTranslation {

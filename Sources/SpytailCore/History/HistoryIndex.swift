@@ -1,0 +1,85 @@
+/// What `spytail explore` keeps of every entry it read: where the entry is (file and offset in the file's
+/// decompressed stream), when it happened, its category, tags and source. Not its text: that is read again
+/// from the file when it is shown or searched (`HistoryReader`). Rows are ordered by time across every file
+/// and source (stable: equal times keep the order the files were read in, then the offsets), so a time window
+/// is a range of rows found by binary search.
+///
+/// Columns, not an array of structs: 22 bytes a row (2M entries: 44 MB), each query touches only the columns
+/// it needs. Built once by `HistoryIndex.Builder`, then read-only and shared between request threads.
+public final class HistoryIndex: Sendable {
+    /// The files read, in the order they were read; a row's `file` is an index into this.
+    public let files: [SourceFile]
+    /// Nanoseconds since the Unix epoch the row sorts by: its own time, or for an entry without one the time of
+    /// the entry before it in its file (the first ones of a file: the first time that follows).
+    public let times: [Int64]
+    public let fileIndices: [UInt32]
+    /// Offset of the entry's first line in its file's decompressed stream.
+    public let offsets: [Int64]
+    public let categories: [UInt16]
+    public let tags: [UInt64]
+    /// Rows that stand for a gap (damaged data), by row: the report to show for it.
+    public let gaps: [Int: GapReport]
+    /// Bytes of each file read (decompressed): where its last entry ends.
+    public let fileSizes: [Int64]
+    /// Each file's rows in offset order (what "show context" walks).
+    public let rowsByFile: [[Int32]]
+
+    init(files: [SourceFile], fileSizes: [Int64], times: [Int64], fileIndices: [UInt32], offsets: [Int64], categories: [UInt16],
+         tags: [UInt64], gaps: [Int: GapReport], rowsByFile: [[Int32]]) {
+        self.files = files
+        self.fileSizes = fileSizes
+        self.times = times
+        self.fileIndices = fileIndices
+        self.offsets = offsets
+        self.categories = categories
+        self.tags = tags
+        self.gaps = gaps
+        self.rowsByFile = rowsByFile
+    }
+
+    public var count: Int { times.count }
+    /// The first and last times (nil when there are no rows).
+    public var span: ClosedRange<Int64>? { times.isEmpty ? nil : times[0]...times[times.count - 1] }
+
+    /// The rows whose time is in `from..<to` (nil bounds: open).
+    public func rows(from: Int64?, to: Int64?) -> Range<Int> {
+        let lower = from.map { firstRow(atOrAfter: $0) } ?? 0
+        let upper = to.map { firstRow(atOrAfter: $0) } ?? times.count
+        return lower..<max(lower, upper)
+    }
+
+    /// The first row whose time is at or after `time` (binary search).
+    public func firstRow(atOrAfter time: Int64) -> Int {
+        var (low, high) = (0, times.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if times[middle] < time { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The rows of `row`'s file around it, in offset order: `before` entries, the row, `after` entries (fewer at
+    /// the file's ends). "Show context".
+    public func context(of row: Int, before: Int, after: Int) -> [Int] {
+        let list = rowsByFile[Int(fileIndices[row])]
+        guard let at = position(in: list, offset: offsets[row]) else { return [row] }
+        return list[max(0, at - before)..<min(list.count, at + after + 1)].map(Int.init)
+    }
+
+    /// The row of the entry at `offset` in `file`, if the index has it.
+    public func row(file: Int, offset: Int64) -> Int? {
+        guard rowsByFile.indices.contains(file) else { return nil }
+        let list = rowsByFile[file]
+        return position(in: list, offset: offset).map { Int(list[$0]) }
+    }
+
+    /// Where the row at `offset` sits in `list` (rows of one file in offset order).
+    private func position(in list: [Int32], offset: Int64) -> Int? {
+        var (low, high) = (0, list.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if offsets[Int(list[middle])] < offset { low = middle + 1 } else { high = middle }
+        }
+        return low < list.count && offsets[Int(list[low])] == offset ? low : nil
+    }
+}

@@ -1,0 +1,148 @@
+import ArgumentParser
+import Glibc
+import Logging
+import SpytailCore
+import SpytailHTTP
+import SpytailIO
+
+/// `spytail explore`: indexes files (or the configured sources with their rotated chains) with the config's
+/// rules and serves the history over HTTP (the dashboard's history view and its API) until SIGTERM or SIGINT.
+struct ExploreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explore",
+        abstract: "Index logs with the config's rules and browse them over HTTP: search, time histogram, context (post-mortem).",
+        discussion: """
+            Reads the PATHs (or every configured source with its rotated chain, oldest first) through the same \
+            reading path, parsers, rules and filters as 'scan', keeps an index of every entry (file, offset, \
+            time, category, tags, source; not the text), orders the entries by time across files and sources, \
+            and serves them until SIGTERM or SIGINT. The text is read again from the files when it is shown \
+            or searched, so the files must stay where they are.
+
+            The server listens on --http, else the config's http.listen, else 127.0.0.1:0 (a free port); the \
+            token is http.tokenFile's, else a random one printed with the URL on stderr. /healthz answers at \
+            once, /readyz with 200 once the index is built (503 with the progress before). The API needs the \
+            token (Authorization: Bearer TOKEN, or the cookie set by opening /?token=TOKEN):
+
+              /api/info                     entries, time span, files, categories, tags, sources
+              /api/entries?from&to&after&limit   a page of records, oldest first; X-Spytail-Total
+                                            counts the matches in the window, X-Spytail-Next is the
+                                            after= of the next page
+              /api/histogram?from&to&buckets    entries per time bucket and category
+              /api/facets?from&to           entries per category, tag, source and file
+              /api/context?id&before&after  an entry and its neighbours in its own file
+              /api/download?from&to         the view as a jsonl file
+
+            Every view takes from= and to= (RFC 3339, or milliseconds since 1970; to is exclusive), q= (a \
+            text, smart case: case-insensitive unless it has capitals) or regex= (PCRE2), and include= / \
+            exclude= conditions as for 'run' (category:error, tag:NAME, source:NAME, contains:TEXT, \
+            prefix:TEXT, or a JSON condition on a field).
+
+            A file that cannot be read, or a gzip that is damaged, is reported on stderr; what was read before \
+            the damage is indexed, followed by a "gap" entry where reading stopped.
+            """)
+
+    @OptionGroup var options: ConfigOption
+
+    @Argument(help: ArgumentHelp("Files to read instead of the configured sources.", valueName: "path"))
+    var paths: [String] = []
+
+    @Option(help: ArgumentHelp("Read the PATHs as files of this configured source: its parser, its name in the records.",
+                               valueName: "name"))
+    var source: String?
+
+    @Option(help: ArgumentHelp("Serve on HOST:PORT (overrides http.listen; port 0: any free port). Default 127.0.0.1:0.",
+                               valueName: "host:port"))
+    var http: String?
+
+    @Flag(name: .shortAndLong, help: "No progress on stderr; the address, the URL and problems are still printed.")
+    var quiet = false
+
+    func validate() throws {
+        if paths.contains("-") { throw ValidationError("explore reads files again when it shows them: standard input ('-') cannot be explored") }
+    }
+
+    func run() throws {
+        SignalListener.blockSignals()  // before any thread starts, so every thread inherits the mask
+        let file = try options.load()
+        let compiled: CompiledConfig
+        do {
+            compiled = try CompiledConfig(file.config)
+        } catch {
+            FileHandleStderr.write(error.errors.map { "\(file.path): \($0)\n" }.joined())
+            throw ExitCode(2)
+        }
+        let listen = try http.map(RunCommand.parseListen) ?? file.config.http?.listen ?? ListenAddress(host: "127.0.0.1", port: 0)
+        let token: String, origin: APIToken.Origin
+        do {
+            (token, origin) = try APIToken.load(file)
+        } catch {
+            FileHandleStderr.write("spytail: \(error)\n")
+            throw ExitCode(2)
+        }
+        let inputs = try InputPaths.resolve(file, paths: paths, source: source, command: "explore")
+        let stops = BlockingQueue<Int32>()
+        let signals = SignalListener { signal in if signal == SIGTERM || signal == SIGINT { stops.push(signal) } }
+        let face = ExploreFace(listen: listen, token: token)
+        let address: ListenAddress
+        do {
+            address = try face.start()
+        } catch {
+            FileHandleStderr.write("spytail: --http: \(error)\n")
+            throw ExitCode(2)
+        }
+        defer { face.stop() }
+        FileHandleStderr.write("spytail: http: listening on \(address)\n")
+        let browsable = address.host == "0.0.0.0" ? "127.0.0.1:\(address.port)" : address.description
+        FileHandleStderr.write("spytail: explore: http://\(browsable)/" + (origin == .random ? "?token=\(token)" : "") + "\n")
+
+        let clock = ContinuousClock()
+        let started = clock.now
+        let console = ConsoleReporter(logger: Logger(label: "spytail"), verbose: false, progress: !quiet && isatty(STDERR_FILENO) == 1,
+                                      clock: clock, totalFiles: inputs.count)
+        let reporter = ExploreProgress(console: console, face: face, totalFiles: inputs.count)
+        let indexer = HistoryIndexer(config: compiled, events: reporter)
+        let (index, report) = indexer.index(files: inputs)
+        console.endProgress()
+        face.serve(Explorer(index: index, config: compiled))
+        let elapsed = started.duration(to: clock.now)
+        FileHandleStderr.write("spytail: explore: \(index.count) entries of \(report.filesRead) files (\(report.linesRead) lines, "
+            + "\(report.bytesRead / 1_000_000) MB) indexed in \(Self.seconds(elapsed)) s; ready\n")
+        if !report.errors.isEmpty { FileHandleStderr.write("spytail: explore: \(report.errors.count) files could not be read whole (see above)\n") }
+        let signal = stops.pop()
+        withExtendedLifetime(signals) {}
+        FileHandleStderr.write("spytail: explore: stopped (\(signal == SIGINT ? "SIGINT" : "SIGTERM"))\n")
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let ms = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return "\(ms / 1000).\(String(ms % 1000 / 10).leftPadded(to: 2))"
+    }
+}
+
+/// Indexing's events: to the console (problems, the progress line) and, as one line, to `/readyz`.
+final class ExploreProgress: EventReporter {
+    let console: any EventReporter
+    let face: ExploreFace
+    let totalFiles: Int
+    private var filesDone = 0
+
+    init(console: any EventReporter, face: ExploreFace, totalFiles: Int) {
+        self.console = console
+        self.face = face
+        self.totalFiles = totalFiles
+    }
+
+    func report(_ event: SpytailEvent) {
+        console.report(event)
+        switch event {
+        case .fileFinished: filesDone += 1
+        case .progress(let path, let bytes, let lines):
+            face.report(progress: "file \(filesDone + 1) of \(totalFiles), \(path): \(bytes / 1_000_000) MB, \(lines) lines")
+        default: break
+        }
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Glibc
+import SpytailCore
+import SpytailIO
+
+/// The files `scan` and `explore` read: the PATHs given (a rotated chain's members oldest first), or the
+/// configured sources' files; each with the index of the source whose parser reads it.
+enum InputPaths {
+    /// The explicit paths in reading order, or the configured sources' files, each with its source's index.
+    static func resolve(_ file: ConfigFile, paths: [String], source: String?, command: String) throws -> [(path: String, source: Int)] {
+        let sources = file.config.sources
+        let discovery = PathDiscovery(baseDirectory: file.baseDirectory, sources: sources)
+        if !paths.isEmpty {
+            var named: Int?
+            if let source {
+                guard let index = sources.firstIndex(where: { $0.name == source }) else {
+                    FileHandleStderr.write("spytail: error: --source \(source): \(file.path) has no such source (it has: \(sources.map(\.name).joined(separator: ", ")))\n")
+                    throw ExitCode(2)
+                }
+                named = index
+            }
+            let cwd = currentDirectory()
+            return PathDiscovery.orderExplicit(paths).map { path in
+                let absolute = path.hasPrefix("/") || path == "-" ? path : cwd + "/" + path
+                return (path, named ?? discovery.sourceIndex(of: absolute, among: sources) ?? SourceFile.unnamed)
+            }
+        }
+        let found = PathDiscovery.onePathPerFile(sources.enumerated().flatMap { index, source in
+            discovery.files(for: source) { path, target in
+                FileHandleStderr.write("spytail: warning: \(path): a symlink to \(target), outside the source's folder; not read (set \"followSymlinks\": true to allow)\n")
+            }.map { (path: $0, source: index) }
+        }, path: \.path)
+        if found.isEmpty {
+            let patterns = file.config.sources.flatMap(\.include).joined(separator: ", ")
+            FileHandleStderr.write(file.config.sources.isEmpty
+                ? "spytail: error: \(file.path) has no sources; name files to read: spytail \(command) -c \(file.path) PATH...\n"
+                : "spytail: error: no file matches the sources' include patterns (\(patterns)), relative to \(file.baseDirectory)\n")
+            throw ExitCode(1)
+        }
+        return found
+    }
+
+    static func currentDirectory() -> String {
+        guard let cwd = getcwd(nil, 0) else { return "." }
+        defer { free(cwd) }
+        return String(cString: cwd)
+    }
+}
