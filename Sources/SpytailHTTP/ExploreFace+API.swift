@@ -41,7 +41,8 @@ extension ExploreFace {
     }
 
     /// `/api/entries?from&to&q|regex&include&exclude&after&limit`: a page of records, oldest first. Headers:
-    /// `X-Spytail-Total` (matches in the window), `X-Spytail-Next` (the `after=` of the next page, if any).
+    /// `X-Spytail-Total` (matches in the window), `X-Spytail-Next` (the `after=` of the next page, if any),
+    /// `X-Spytail-Unreadable` (entries of the page left out: their file was moved, replaced or deleted since).
     static func entries(_ explorer: Explorer, _ request: Request) throws -> Response {
         let parameters = request.uri.queryParameters
         let limit = try number(parameters, "limit", default: 200, in: 0...maxPage)
@@ -55,6 +56,7 @@ extension ExploreFace {
         var response = HTTPFace.json(.ok, json)
         response.headers[HTTPField.Name("X-Spytail-Total")!] = String(page.total)
         if let next = page.next { response.headers[HTTPField.Name("X-Spytail-Next")!] = String(next) }
+        if page.unreadable > 0 { response.headers[HTTPField.Name("X-Spytail-Unreadable")!] = String(page.unreadable) }
         return response
     }
 

@@ -20,6 +20,8 @@ public final class Explorer: Sendable {
         public var total: Int
         /// The `after=` of the next page (a row), nil at the end.
         public var next: Int?
+        /// Entries of the page left out because their file no longer holds them (moved, replaced, deleted).
+        public var unreadable: Int
     }
 
     public init(index: HistoryIndex, config: CompiledConfig) {
@@ -68,9 +70,10 @@ public final class Explorer: Sendable {
                 tail = Array(rest.clamped(to: window).prefix(limit + 1))
             }
             let rows = Array(tail.prefix(limit))
-            let records = state.reader.records(rows).compactMap { $0 }
+            let read = state.reader.records(rows)
+            let records = read.compactMap { $0 }
             let more = tail.count > limit
-            return Page(records: records, total: total, next: more ? rows.last : nil)
+            return Page(records: records, total: total, next: more ? rows.last : nil, unreadable: read.count - records.count)
         }
     }
 

@@ -5,8 +5,12 @@ import SpytailCore
 /// offset itself (a seek). A gzip file can only be inflated from its start, so the cursor keeps its reader
 /// open with the last chunk it read: reading on from where the last read stopped (the next page, the next
 /// block of a search) costs only the new bytes; an offset before that chunk inflates from the start again.
+///
+/// Every open checks that the file still starts with the line it was indexed by: a file replaced since (a
+/// rotation moved another content to its name) gives no entries rather than someone else's.
 final class HistoryFileCursor {
     let path: String
+    let fingerprint: Fingerprint
     private var source: (any ByteSource)?
     /// Bytes of the decompressed stream read from `source` so far.
     private var position: Int64 = 0
@@ -16,7 +20,10 @@ final class HistoryFileCursor {
     private(set) var isCompressed = false
     private var decided = false
 
-    init(path: String) { self.path = path }
+    init(path: String, fingerprint: Fingerprint) {
+        self.path = path
+        self.fingerprint = fingerprint
+    }
 
     /// Feeds `body` the file's bytes from `offset` on, chunk by chunk, until it returns false or the file ends.
     /// Returns the offset reached. A read error is thrown after the bytes before it were fed.
@@ -47,6 +54,9 @@ final class HistoryFileCursor {
 
     private func open(at offset: Int64) throws(ReadError) -> any ByteSource {
         close()
+        guard Fingerprinter.ofFile(path) == fingerprint else {
+            throw ReadError(path: path, offset: 0, cause: .replaced)
+        }
         if !decided || isCompressed {
             let opened = try FileOpener.open(path)
             (isCompressed, decided) = (opened.isCompressed, true)

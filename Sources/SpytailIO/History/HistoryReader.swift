@@ -20,7 +20,7 @@ public final class HistoryReader {
         pipeline = HistoryIndexer.pipeline(config)
         vocabulary = config.rules.vocabulary
         formatter = JSONLinesFormatter(vocabulary: vocabulary)
-        cursors = index.files.map { HistoryFileCursor(path: $0.path) }
+        cursors = index.files.map { HistoryFileCursor(path: $0.path, fingerprint: $0.fingerprint) }
         buffer = .allocate(byteCount: Self.chunkSize, alignment: 64)
     }
 

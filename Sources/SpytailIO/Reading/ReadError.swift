@@ -10,6 +10,8 @@ public struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
         case truncatedGzip
         /// Bytes after the last gzip member that are not another member.
         case trailingGarbage
+        /// The file no longer starts with the line it was read by (replaced or rewritten since).
+        case replaced
     }
 
     public let path: String
@@ -31,6 +33,7 @@ public struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notRegularFile(let kind): return "\(path): not a regular file (\(kind))"
         case .corruptGzip(let message): return "\(path): corrupt gzip data\(offset.map { " at compressed offset \($0)" } ?? ""): \(message)"
         case .truncatedGzip: return "\(path): gzip data ends early (truncated file?)\(offset.map { " at compressed offset \($0)" } ?? "")"
+        case .replaced: return "\(path): no longer holds the content that was read (replaced or rewritten since)"
         case .trailingGarbage: return "\(path): bytes after the last gzip member\(offset.map { " at compressed offset \($0)" } ?? "") are not gzip data"
         }
     }
