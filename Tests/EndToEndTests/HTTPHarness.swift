@@ -54,7 +54,13 @@ final class HTTPRun {
 
     /// One request through curl. `bearer`: nil sends no Authorization header.
     func request(_ path: String, method: String = "GET", bearer: String? = nil, cookie: String? = nil, body: String? = nil) throws -> Reply {
-        var args = ["-s", "-X", method, "-D", "-", "-o", directory.file("body.out"), "--max-time", "20", "http://127.0.0.1:\(port)\(path)"]
+        try Self.request(port: port, in: directory, path, method: method, bearer: bearer, cookie: cookie, body: body)
+    }
+
+    /// One request through curl to a spytail on `port`, its body kept in `directory` meanwhile.
+    static func request(port: Int, in directory: TemporaryDirectory, _ path: String, method: String = "GET", bearer: String? = nil,
+                        cookie: String? = nil, body: String? = nil) throws -> Reply {
+        var args = ["-s", "-g", "-X", method, "-D", "-", "-o", directory.file("body.out"), "--max-time", "20", "http://127.0.0.1:\(port)\(path)"]
         if let bearer { args += ["-H", "Authorization: Bearer \(bearer)"] }
         if let cookie { args += ["-H", "Cookie: \(cookie)"] }
         if let body { args += ["-H", "Content-Type: application/json", "--data-binary", body] }

@@ -1,7 +1,7 @@
 import Foundation
 import SpytailTestSupport
 
-/// A `spytail run` process and the tools its tests use: a sequence-numbered writer, logrotate, and
+/// A `spytail run` (or another long-running subcommand: `explore`) process and the tools its tests use: a sequence-numbered writer, logrotate, and
 /// waiting on a condition with a deadline.
 final class RunningSpytail {
     let process = Process()
@@ -11,11 +11,11 @@ final class RunningSpytail {
     /// `launcher` runs before the binary and must exec it with the same pid (`setpriv …`, `unshare …`);
     /// `stdout` is where the process writes its standard output (default: /dev/null).
     init(config: String, in directory: TemporaryDirectory, verbose: Bool = true, launcher: [String] = [],
-         stdout: FileHandle = .nullDevice, arguments: [String] = []) throws {
+         stdout: FileHandle = .nullDevice, arguments: [String] = [], subcommand: String = "run") throws {
         self.directory = directory
         stderrPath = directory.file("spytail.\(UUID().uuidString.prefix(8)).stderr")
         FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        let command = launcher + [Harness.binary, "run", "-c", config] + (verbose ? ["--verbose"] : []) + arguments
+        let command = launcher + [Harness.binary, subcommand, "-c", config] + (verbose ? ["--verbose"] : []) + arguments
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         process.currentDirectoryURL = URL(fileURLWithPath: directory.path)

@@ -84,4 +84,22 @@ struct MergeRunnerTests {
         #expect(messages[1..<gap].allSatisfy { $0.hasPrefix("b") }, "the gap comes after what was read of the damaged file")
         #expect(merged.report.errors.map(\.path) == [damaged])
     }
+
+    /// A gzip cut inside a line: the merge writes what `scan` writes, the cut last line included (its bytes are
+    /// before the gap's offset), then the gap.
+    @Test func aDamagedGzipGivesWhatScanGives() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let whole = Gzip.member((0..<3000).map { "2026-11-26T10:00:0\($0 % 10)Z entry \($0) \(String(repeating: "z", count: 20))\n" }.joined())
+        let damaged = dir.write("cut.log.gz", Array(whole[..<(whole.count * 2 / 3)]))
+        let compiled = try CompiledConfig(json: Array(Self.config.utf8))
+        let writer = RecordingByteWriter()
+        let scan = ScanRunner(config: compiled, outputs: [OpenOutput(formatter: JSONLinesFormatter(vocabulary: compiled.rules.vocabulary), writer: writer)],
+                              events: RecordingEventReporter(), workers: 0)
+        _ = try scan.run(files: [(damaged, SourceFile.unnamed)])
+        let merged = try merge([damaged])
+        #expect(merged.records.count == writer.lines.count)
+        #expect(merged.records.suffix(2).map(\.message) == writer.lines.suffix(2).map { try! JSONDecoder().decode(Record.self, from: Data($0.utf8)).message })
+        #expect(merged.records.last?.category == "gap")
+    }
 }

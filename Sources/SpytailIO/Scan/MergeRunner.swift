@@ -55,8 +55,10 @@ public final class MergeRunner {
             queue.append((lastTime, .entry(entry)))
         }
 
-        /// Reading stopped on damaged data: a gap after what was read, in its place in time.
+        /// Reading stopped on damaged data: what was read goes out (a last line cut by the damage too, as `scan`
+        /// writes it), then a gap, in its place in time.
         func fail(at offset: Int64) {
+            stream.finish { entry in queue(&entry) }
             queue.append((lastTime, .gap(GapReport(file: file, offset: offset, bytes: nil, reason: .damaged))))
             ended = true
         }
