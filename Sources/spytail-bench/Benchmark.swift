@@ -42,6 +42,7 @@ struct Benchmark: ParsableCommand {
     @Flag(help: "Only W3 (JSON lines).") var onlyJson = false
     @Flag(help: "Skip W4 (container logs).") var skipContainers = false
     @Flag(help: "Only W4 (container logs; W1 generated if missing).") var onlyContainers = false
+    @Flag(help: "Only spytail explore against lnav on W1 and W2 (generated if missing).") var onlyExplore = false
 
     func run() throws {
         let here = Self.executableDirectory()
@@ -73,6 +74,11 @@ struct Benchmark: ParsableCommand {
         let w2 = Workload.prepare(name: "W2", lines: lines, rotatedChain: true, directory: workdir)
         let config = "\(workdir)/bench.json", output = "\(outdir)/spytail.jsonl"
         writeFile(config, BenchmarkConfig.json(output: output))
+        if onlyExplore {
+            let misses = exploreRows([w1, w2], spytail, config: config)
+            if !misses.isEmpty { print("spytail-bench: \(misses.count) explore targets missed (see above)") }
+            return
+        }
         if Runner.gnuTime == nil { print("note: /usr/bin/time (Debian package 'time') is missing: peak RSS includes this process's own") }
         print("spytail-bench: \(lines) lines per workload, \(runs) runs each, outputs in \(outdir), \(Self.machine())\n")
         Report.header()
@@ -341,5 +347,24 @@ struct Benchmark: ParsableCommand {
         guard n > 0 else { return "." }
         let path = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+    }
+}
+
+extension Benchmark {
+    /// spytail explore and lnav on each workload, interleaved: lnav, spytail, lnav, spytail (the better of two
+    /// runs each is not taken: both runs are printed).
+    func exploreRows(_ workloads: [Workload], _ spytail: String, config: String) -> [String] {
+        guard access("/usr/bin/lnav", X_OK) == 0 else {
+            print("explore: lnav is not installed (Debian package 'lnav'): skipped")
+            return []
+        }
+        var misses: [String] = []
+        for workload in workloads {
+            print("\n\(workload.name) (\(workload.files.count) files, \(Report.grouped(workload.lines)) lines): spytail explore against lnav")
+            let lnav = ExploreBenchmark.lnav(files: workload.files, workdir: workdir)
+            let ours = ExploreBenchmark.spytail(spytail, config: config, files: workload.files, workdir: workdir)
+            misses += ExploreBenchmark.report(workload.name, ours: ours, lnav: lnav)
+        }
+        return misses
     }
 }
