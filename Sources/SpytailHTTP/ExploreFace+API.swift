@@ -41,7 +41,9 @@ extension ExploreFace {
     }
 
     /// `/api/entries?from&to&q|regex&include&exclude&after&limit`: a page of records, oldest first. Headers:
-    /// `X-Spytail-Total` (matches in the window), `X-Spytail-Next` (the `after=` of the next page, if any),
+    /// `X-Spytail-Total` (matches in the window) when the search went through the whole window, else
+    /// `X-Spytail-Counted` (matches found so far: a search reads only as far as the page needs; `/api/count`
+    /// gives the total), `X-Spytail-Next` (the `after=` of the next page, if any),
     /// `X-Spytail-Unreadable` (entries of the page left out: their file was moved, replaced or deleted since).
     static func entries(_ explorer: Explorer, _ request: Request) throws -> Response {
         let parameters = request.uri.queryParameters
@@ -54,10 +56,16 @@ extension ExploreFace {
         var json = JSONText()
         json.array(page.records) { j, record in j.raw(record[...]) }
         var response = HTTPFace.json(.ok, json)
-        response.headers[HTTPField.Name("X-Spytail-Total")!] = String(page.total)
+        response.headers[HTTPField.Name(page.complete ? "X-Spytail-Total" : "X-Spytail-Counted")!] = String(page.total)
         if let next = page.next { response.headers[HTTPField.Name("X-Spytail-Next")!] = String(next) }
         if page.unreadable > 0 { response.headers[HTTPField.Name("X-Spytail-Unreadable")!] = String(page.unreadable) }
         return response
+    }
+
+    /// `/api/count?from&to&…`: `{"total": N}`, the matches in the window (the search goes through all of it).
+    static func count(_ explorer: Explorer, _ request: Request) throws -> Response {
+        let total = try explorer.count(try query(request.uri.queryParameters))
+        return HTTPFace.json(.ok, #"{"total":\#(total)}"#)
     }
 
     /// `/api/download`: every record of the view as jsonl (a file to save).

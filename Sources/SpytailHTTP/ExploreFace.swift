@@ -50,6 +50,7 @@ public final class ExploreFace: Sendable {
         let routes: [(String, @Sendable (Explorer, Request) throws -> Response)] = [
             ("/api/info", { explorer, _ in Self.info(explorer) }),
             ("/api/entries", Self.entries),
+            ("/api/count", Self.count),
             ("/api/histogram", Self.histogram),
             ("/api/facets", Self.facets),
             ("/api/context", Self.context),

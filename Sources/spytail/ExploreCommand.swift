@@ -24,9 +24,11 @@ struct ExploreCommand: ParsableCommand {
             token (Authorization: Bearer TOKEN, or the cookie set by opening /?token=TOKEN):
 
               /api/info                     entries, time span, files, categories, tags, sources
-              /api/entries?from&to&after&limit   a page of records, oldest first; X-Spytail-Total
-                                            counts the matches in the window, X-Spytail-Next is the
-                                            after= of the next page
+              /api/entries?from&to&after&limit   a page of records, oldest first; X-Spytail-Next is
+                                            the after= of the next page; X-Spytail-Total counts the
+                                            matches in the window (X-Spytail-Counted: those found so
+                                            far, when a search stopped at the page)
+              /api/count?from&to            {"total": N}: the matches in the window
               /api/histogram?from&to&buckets    entries per time bucket and category
               /api/facets?from&to           entries per category, tag, source and file
               /api/context?id&before&after  an entry and its neighbours in its own file

@@ -79,6 +79,7 @@ struct ExploreCommandTests {
         let search = try get("/api/entries?q=timeout&limit=1000")
         let expected = records.filter { ($0["message"] as? String)?.lowercased().contains("timeout") == true }.count
         #expect(search.header("X-Spytail-Total") == String(expected) && expected > 40)
+        #expect((try get("/api/count?q=timeout").json as? [String: Any])?["total"] as? Int == expected)
         #expect(try get("/api/entries?q=timeout&include=category:error").header("X-Spytail-Total") == String(records.filter {
             ($0["message"] as? String)?.contains("Timeout") == true && $0["category"] as? String == "error" }.count))
         let histogram = try get("/api/histogram?\(window)&buckets=5").json as? [String: Any]

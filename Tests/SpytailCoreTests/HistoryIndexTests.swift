@@ -28,7 +28,7 @@ struct HistoryIndexTests {
     }
 
     func order(_ index: HistoryIndex) -> [String] {
-        (0..<index.count).map { "\(index.files[Int(index.fileIndices[$0])].path)@\(index.offsets[$0])" }
+        (0..<index.count).map { "\(index.files[index.file($0)].path)@\(index.offsets[$0])" }
     }
 
     @Test func rowsAreOrderedByTimeStablyAndUntimedEntriesStayWithTheirNeighbours() {
@@ -103,8 +103,27 @@ struct HistoryIndexTests {
         builder.addGap(GapReport(file: file, offset: 64, bytes: nil, reason: .damaged), category: 2)
         builder.endFile(size: 64)
         let index = builder.build()
-        #expect(index.count == 2 && index.times[1] == 5 * Self.s && index.categories[1] == 2)
+        #expect(index.count == 2 && index.times[1] == 5 * Self.s && index.kind(1).category == 2)
         #expect(index.gaps[1]?.offset == 64 && index.gaps[0] == nil)
+    }
+
+    @Test func kindsAreSharedByRowsWithTheSameFileCategoryAndTags() {
+        let index = Self.twoFiles()
+        #expect(index.kinds.count == 5)
+        #expect(index.kind(0) == HistoryIndex.Kind(file: 0, category: 0, tags: 0))
+        #expect(index.kindIndices[0] == index.kindIndices[6], "a.log@0 and a.log@200")
+    }
+
+    @Test func aFileWithoutAnyTimeKeepsItsOrderAtTheStart() {
+        var builder = HistoryIndexBuilder()
+        builder.startFile(Self.file("timed"))
+        builder.add(offset: 0, time: 7, category: 0, tags: TagSet())
+        builder.startFile(Self.file("untimed"))
+        builder.add(offset: 0, time: nil, category: 0, tags: TagSet())
+        builder.add(offset: 9, time: nil, category: 0, tags: TagSet())
+        let index = builder.build()
+        #expect(order(index) == ["untimed@0", "untimed@9", "timed@0"])
+        #expect(index.rowsByFile == [[2], [0, 1]])
     }
 
     @Test func aSortThatIsNeededKeepsEqualTimesInTheirOrder() {

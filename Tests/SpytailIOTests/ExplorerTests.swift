@@ -20,11 +20,11 @@ struct ExplorerTests {
         let detail: String?
     }
 
-    func explorer(_ paths: [String]) throws -> (Explorer, ScanReport, RecordingEventReporter) {
+    func explorer(_ paths: [String], searchBlockRows: Int = 16_384) throws -> (Explorer, ScanReport, RecordingEventReporter) {
         let compiled = try CompiledConfig(json: Array(Self.config.utf8))
         let events = RecordingEventReporter()
         let (index, report) = HistoryIndexer(config: compiled, events: events).index(files: paths.map { ($0, SourceFile.unnamed) })
-        return (Explorer(index: index, config: compiled), report, events)
+        return (Explorer(index: index, config: compiled, searchBlockRows: searchBlockRows), report, events)
     }
 
     func decode(_ records: [[UInt8]]) throws -> [Record] {
@@ -144,6 +144,26 @@ struct ExplorerTests {
         #expect(try explorer.page(ExploreQuery(text: "line 1999"), after: nil, limit: 100).total == 11)
     }
 
+    /// A search reads blocks of rows only as far as its page needs; a count reads them all; both agree after.
+    @Test func aSearchReadsOnlyAsFarAsItsPageNeeds() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let lines = (0..<5000).map { "2026-11-26T10:00:00.\(String(format: "%03d", $0 / 5))Z \($0 % 7 == 0 ? "ERROR" : "INFO") entry \($0)\n" }
+        let path = dir.write("app.log.gz", Gzip.member(lines.joined()))
+        let (explorer, _, _) = try explorer([path], searchBlockRows: 1000)
+        let first = try explorer.page(ExploreQuery(text: "entry"), after: nil, limit: 5)
+        #expect(first.records.count == 5 && !first.complete && first.total == 1000, "one block of 1,000 rows was read")
+        let errors = ExploreQuery(text: "entry", includes: ["category:error"])
+        let page = try explorer.page(errors, after: nil, limit: 200)
+        #expect(!page.complete && page.total == 286 && page.next != nil, "two blocks: 143 errors each")
+        #expect(try decode(page.records).map(\.message).last == "entry 1393")
+        #expect(try explorer.count(errors) == 715)
+        let after = try explorer.page(errors, after: page.next, limit: 200)
+        #expect(after.complete && after.total == 715)
+        #expect(try decode(after.records).first?.message == "entry 1400")
+        #expect(try explorer.histogram(errors, buckets: 10).total == 715)
+    }
+
     @Test func aDamagedGzipIsIndexedUpToTheDamageWithAGapThere() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
@@ -174,5 +194,25 @@ struct ExplorerTests {
         let replaced = try explorer.page(ExploreQuery(), after: nil, limit: 100)
         #expect(try decode(replaced.records).map(\.message) == ["boot", "a TIMEOUT in the cache", "status=503"])
         #expect(replaced.unreadable == 3)
+    }
+
+    /// A JSON message decoded from escapes is searched as decoded: the raw line does not hold the text, so no
+    /// entry of a JSON source is dropped before it is parsed; field conditions read the parsed fields.
+    @Test func aJsonMessageIsSearchedAsDecodedAndItsFieldsByConditions() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let config = #"{"sources": [{"name": "api", "include": ["*.json.log"], "parser": "j"}], "parsers": {"j": {"format": "json"}}}"#
+        let path = dir.write("app.json.log", [
+            #"{"time":"2026-11-26T10:00:00Z","message":"caf\u00e9 opened","http":{"status":200}}"#,
+            #"{"time":"2026-11-26T10:00:01Z","message":"CAFÉ closed","http":{"status":503}}"#,
+            #"{"time":"2026-11-26T10:00:02Z","message":"tea","http":{"status":500}}"#,
+        ].joined(separator: "\n") + "\n")
+        let compiled = try CompiledConfig(json: Array(config.utf8))
+        let (index, _) = HistoryIndexer(config: compiled, events: RecordingEventReporter()).index(files: [(path, 0)])
+        let explorer = Explorer(index: index, config: compiled)
+        func messages(_ query: ExploreQuery) throws -> [String] { try decode(explorer.page(query, after: nil, limit: 10).records).map(\.message) }
+        #expect(try messages(ExploreQuery(text: "café")) == ["café opened"])
+        #expect(try messages(ExploreQuery(text: "caf")) == ["café opened", "CAFÉ closed"])
+        #expect(try messages(ExploreQuery(includes: [#"{"field": "http.status", "gte": 500}"#])) == ["CAFÉ closed", "tea"])
     }
 }

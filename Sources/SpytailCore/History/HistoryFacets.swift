@@ -13,9 +13,10 @@ public struct HistoryFacets: Sendable, Equatable {
         var byCategory = [Int](repeating: 0, count: 1 << 16)
         var byTag = [Int](repeating: 0, count: TagSet.capacity)
         func count(_ row: Int) {
-            byFile[Int(index.fileIndices[row])] += 1
-            byCategory[Int(index.categories[row])] += 1
-            var bits = index.tags[row]
+            let kind = index.kind(row)
+            byFile[Int(kind.file)] += 1
+            byCategory[Int(kind.category)] += 1
+            var bits = kind.tags
             while bits != 0 {
                 byTag[bits.trailingZeroBitCount] += 1
                 bits &= bits - 1

@@ -4,35 +4,42 @@
 /// and source (stable: equal times keep the order the files were read in, then the offsets), so a time window
 /// is a range of rows found by binary search.
 ///
-/// Columns, not an array of structs: 22 bytes a row (2M entries: 44 MB), each query touches only the columns
-/// it needs. Built once by `HistoryIndex.Builder`, then read-only and shared between request threads.
+/// Columns, not an array of structs, and few bytes a row: a time (8), an offset (8) and a kind (4), the index
+/// of the row's (file, category, tags) in `kinds`: logs repeat few of those. 20 bytes a row, 40 MB for 2M
+/// entries. Built once by `HistoryIndexBuilder`, then read-only and shared between request threads.
 public final class HistoryIndex: Sendable {
-    /// The files read, in the order they were read; a row's `file` is an index into this.
+    /// A row's file, category and tags.
+    public struct Kind: Sendable, Hashable {
+        public let file: UInt32
+        public let category: UInt16
+        public let tags: UInt64
+    }
+
+    /// The files read, in the order they were read.
     public let files: [SourceFile]
+    /// Bytes of each file read (decompressed): where its last entry ends.
+    public let fileSizes: [Int64]
     /// Nanoseconds since the Unix epoch the row sorts by: its own time, or for an entry without one the time of
     /// the entry before it in its file (the first ones of a file: the first time that follows).
     public let times: [Int64]
-    public let fileIndices: [UInt32]
     /// Offset of the entry's first line in its file's decompressed stream.
     public let offsets: [Int64]
-    public let categories: [UInt16]
-    public let tags: [UInt64]
+    /// Each row's index into `kinds`.
+    public let kindIndices: [UInt32]
+    public let kinds: [Kind]
     /// Rows that stand for a gap (damaged data), by row: the report to show for it.
     public let gaps: [Int: GapReport]
-    /// Bytes of each file read (decompressed): where its last entry ends.
-    public let fileSizes: [Int64]
-    /// Each file's rows in offset order (what "show context" walks).
+    /// Each file's rows in offset order (what "show context" walks, and what a search reads file by file).
     public let rowsByFile: [[Int32]]
 
-    init(files: [SourceFile], fileSizes: [Int64], times: [Int64], fileIndices: [UInt32], offsets: [Int64], categories: [UInt16],
-         tags: [UInt64], gaps: [Int: GapReport], rowsByFile: [[Int32]]) {
+    init(files: [SourceFile], fileSizes: [Int64], times: [Int64], offsets: [Int64], kindIndices: [UInt32], kinds: [Kind],
+         gaps: [Int: GapReport], rowsByFile: [[Int32]]) {
         self.files = files
         self.fileSizes = fileSizes
         self.times = times
-        self.fileIndices = fileIndices
         self.offsets = offsets
-        self.categories = categories
-        self.tags = tags
+        self.kindIndices = kindIndices
+        self.kinds = kinds
         self.gaps = gaps
         self.rowsByFile = rowsByFile
     }
@@ -40,6 +47,9 @@ public final class HistoryIndex: Sendable {
     public var count: Int { times.count }
     /// The first and last times (nil when there are no rows).
     public var span: ClosedRange<Int64>? { times.isEmpty ? nil : times[0]...times[times.count - 1] }
+
+    @inline(__always) public func kind(_ row: Int) -> Kind { kinds[Int(kindIndices[row])] }
+    @inline(__always) public func file(_ row: Int) -> Int { Int(kind(row).file) }
 
     /// The rows whose time is in `from..<to` (nil bounds: open).
     public func rows(from: Int64?, to: Int64?) -> Range<Int> {
@@ -61,7 +71,7 @@ public final class HistoryIndex: Sendable {
     /// The rows of `row`'s file around it, in offset order: `before` entries, the row, `after` entries (fewer at
     /// the file's ends). "Show context".
     public func context(of row: Int, before: Int, after: Int) -> [Int] {
-        let list = rowsByFile[Int(fileIndices[row])]
+        let list = rowsByFile[file(row)]
         guard let at = position(in: list, offset: offsets[row]) else { return [row] }
         return list[max(0, at - before)..<min(list.count, at + after + 1)].map(Int.init)
     }

@@ -14,6 +14,9 @@ public final class TextSearch {
     public let caseSensitive: Bool
     private let needle: [UInt8]
     private let regex: Regex?
+    /// The haystack folded to lower case (a case-insensitive search folds, then looks with memchr/memcmp).
+    private var folded: UnsafeMutablePointer<UInt8>
+    private var foldedCapacity = 4096
 
     /// A text search, or a regex one; an invalid regex is an error naming the offset where it is wrong.
     public init(_ pattern: String, mode: Mode) throws(RegexError) {
@@ -29,35 +32,32 @@ public final class TextSearch {
             needle = []
             regex = try Regex(pattern)
         }
+        folded = .allocate(capacity: foldedCapacity)
     }
+
+    deinit { folded.deallocate() }
 
     /// Whether `message` matches.
     public func matches(_ message: UnsafeBufferPointer<UInt8>) -> Bool {
         if let regex { return regex.matches(message) }
         if needle.isEmpty { return true }
-        return needle.withUnsafeBufferPointer { needle in
-            caseSensitive ? ByteNeedle.occurs(needle, in: message) : Self.occursIgnoringCase(needle, in: message)
+        if caseSensitive { return needle.withUnsafeBufferPointer { ByteNeedle.occurs($0, in: message) } }
+        guard message.count >= needle.count else { return false }
+        if message.count > foldedCapacity {
+            folded.deallocate()
+            foldedCapacity = max(2 * foldedCapacity, message.count)
+            folded = .allocate(capacity: foldedCapacity)
         }
+        Self.fold(message, into: folded)
+        return needle.withUnsafeBufferPointer { ByteNeedle.occurs($0, in: UnsafeBufferPointer(start: folded, count: message.count)) }
     }
 
-    /// Whether lower-case ASCII `needle` occurs in `haystack` in any ASCII case (other bytes as they are).
-    static func occursIgnoringCase(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard needle.count <= haystack.count, let first = needle.first else { return needle.isEmpty }
-        let upperFirst = Self.upper(first)
-        var at = 0
-        let last = haystack.count - needle.count
-        while at <= last {
-            let byte = haystack[at]
-            if byte == first || byte == upperFirst {
-                var k = 1
-                while k < needle.count && Self.lower(haystack[at + k]) == needle[k] { k += 1 }
-                if k == needle.count { return true }
-            }
-            at += 1
+    /// ASCII capitals to lower case, other bytes as they are (a loop the compiler vectorizes).
+    static func fold(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        for i in 0..<bytes.count {
+            let byte = base[i]
+            out[i] = byte &+ (byte &- 0x41 < 26 ? 0x20 : 0)
         }
-        return false
     }
-
-    @inline(__always) static func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
-    @inline(__always) static func upper(_ byte: UInt8) -> UInt8 { byte >= 0x61 && byte <= 0x7A ? byte & ~0x20 : byte }
 }

@@ -27,10 +27,10 @@ public struct TimeHistogram: Sendable, Equatable {
         let bucketCount = Int((high - 1 - start) / width) + 1
         var counts = [[Int]](repeating: [Int](repeating: 0, count: max(1, categoryCount)), count: bucketCount)
         index.times.withUnsafeBufferPointer { times in
-            index.categories.withUnsafeBufferPointer { categories in
+            index.kindIndices.withUnsafeBufferPointer { kindIndices in
                 func count(_ row: Int) {
                     let bucket = Int((times[row] - start) / width)
-                    let category = min(Int(categories[row]), counts[bucket].count - 1)
+                    let category = min(Int(index.kinds[Int(kindIndices[row])].category), counts[bucket].count - 1)
                     counts[bucket][category] += 1
                 }
                 if let matched {

@@ -11,76 +11,85 @@ public final class Explorer: Sendable {
 
     private struct State {
         let reader: HistoryReader
-        var lastSearch: (query: ExploreQuery, rows: [Int32])?
+        /// The last search, kept for the next request with the same conditions.
+        var search: HistorySearch?
     }
 
     /// A page of entries: the records, how many match in the window, and where the next page starts.
     public struct Page: Sendable {
         public var records: [[UInt8]]
+        /// Matches in the window: all of them when `complete`, else those found so far (a search reads only as
+        /// far as its page needs: `count` gives the whole number).
         public var total: Int
+        public var complete: Bool
         /// The `after=` of the next page (a row), nil at the end.
         public var next: Int?
         /// Entries of the page left out because their file no longer holds them (moved, replaced, deleted).
         public var unreadable: Int
     }
 
-    public init(index: HistoryIndex, config: CompiledConfig) {
+    /// Rows a search reads at a time (`HistorySearch`).
+    let searchBlockRows: Int
+
+    public init(index: HistoryIndex, config: CompiledConfig, searchBlockRows: Int = 16_384) {
         self.index = index
+        self.searchBlockRows = searchBlockRows
         context = ViewContext(config)
         state = Locked(State(reader: HistoryReader(index: index, config: config)))
     }
 
     public var categoryNames: [String] { context.vocabulary.categories.map(\.name) }
 
-    /// The rows a query shows, in time order: every row of the window, or the search's matches in it.
-    private func matches(_ query: ExploreQuery, _ state: inout State) throws(ExploreError) -> (window: Range<Int>, matched: [Int32]?) {
-        let window = index.rows(from: query.from, to: query.to)
-        guard query.searches else { return (window, nil) }
-        // Searched over the whole history once; a window is then a slice (zooming keeps the search).
+    /// The search of `query` (over all times; a window is then a slice of it), the last one when it is the same.
+    private func search(_ query: ExploreQuery, _ state: inout State) throws(ExploreError) -> HistorySearch? {
+        guard query.searches else { return nil }
         let whole = query.unwindowed
-        if let last = state.lastSearch, last.query == whole { return (window, last.rows) }
-        let filter: ViewFilter
-        do {
-            filter = try ViewFilter.compile(includes: query.includes, excludes: query.excludes, query: nil, context: context)
-        } catch {
-            throw ExploreError(error.description)
-        }
-        let search: TextSearch?
-        do {
-            search = try query.text.map { (text) throws(RegexError) in try TextSearch(text, mode: query.isRegex ? .regex : .text) }
-        } catch {
-            throw ExploreError("regex=\(query.text ?? ""): \(error)")
-        }
-        let rows = state.reader.search(0..<index.count, filter: filter, text: search)
-        state.lastSearch = (whole, rows)
-        return (window, rows)
+        if let last = state.search, last.query == whole { return last }
+        let search = try HistorySearch(whole, context: context, blockRows: searchBlockRows)
+        state.search = search
+        return search
     }
 
     /// Up to `limit` entries of the window after row `after` (the previous page's `next`), oldest first.
     public func page(_ query: ExploreQuery, after: Int?, limit: Int) throws(ExploreError) -> Page {
         try state.withLock { (state) throws(ExploreError) -> Page in
-            let (window, matched) = try matches(query, &state)
-            let rest = max(window.lowerBound, (after ?? -1) + 1)..<max(window.lowerBound, window.upperBound)
-            let total: Int, tail: [Int]
-            if let matched {
-                total = Self.slice(matched, window).count
-                tail = Self.slice(matched, rest.clamped(to: window)).prefix(limit + 1).map(Int.init)
+            let window = index.rows(from: query.from, to: query.to)
+            let start = max(window.lowerBound, (after ?? -1) + 1)
+            let rows: [Int], more: Bool, total: Int, complete: Bool
+            if let search = try search(query, &state) {
+                (rows, more) = search.first(limit, in: window, from: start, state.reader)
+                (total, complete) = search.counted(in: window)
             } else {
-                total = window.count
-                tail = Array(rest.clamped(to: window).prefix(limit + 1))
+                let tail = start..<max(start, window.upperBound)
+                (rows, more) = (Array(tail.prefix(limit)), tail.count > limit)
+                (total, complete) = (window.count, true)
             }
-            let rows = Array(tail.prefix(limit))
             let read = state.reader.records(rows)
             let records = read.compactMap { $0 }
-            let more = tail.count > limit
-            return Page(records: records, total: total, next: more ? rows.last : nil, unreadable: read.count - records.count)
+            return Page(records: records, total: total, complete: complete, next: more ? rows.last : nil,
+                        unreadable: read.count - records.count)
         }
+    }
+
+    /// How many entries of the window the query shows (a search reads every block of the window).
+    public func count(_ query: ExploreQuery) throws(ExploreError) -> Int {
+        try state.withLock { (state) throws(ExploreError) -> Int in
+            let window = index.rows(from: query.from, to: query.to)
+            guard let search = try search(query, &state) else { return window.count }
+            return search.all(in: window, state.reader).count
+        }
+    }
+
+    /// The rows a query shows in its window: nil for every row of it (no search).
+    private func matches(_ query: ExploreQuery, _ state: inout State) throws(ExploreError) -> [Int32]? {
+        guard let search = try search(query, &state) else { return nil }
+        return search.all(in: index.rows(from: query.from, to: query.to), state.reader)
     }
 
     /// The histogram of the window (of the search's matches when the query searches).
     public func histogram(_ query: ExploreQuery, buckets: Int) throws(ExploreError) -> TimeHistogram {
         try state.withLock { (state) throws(ExploreError) -> TimeHistogram in
-            let (_, matched) = try matches(query, &state)
+            let matched = try matches(query, &state)
             return TimeHistogram(index, from: query.from, to: query.to, matched: matched, maxBuckets: buckets,
                                  categoryCount: context.vocabulary.categories.count)
         }
@@ -89,8 +98,8 @@ public final class Explorer: Sendable {
     /// Counts by category, tag, source and file in the window.
     public func facets(_ query: ExploreQuery) throws(ExploreError) -> HistoryFacets {
         try state.withLock { (state) throws(ExploreError) -> HistoryFacets in
-            let (window, matched) = try matches(query, &state)
-            return HistoryFacets(index, rows: window, matched: matched)
+            let matched = try matches(query, &state)
+            return HistoryFacets(index, rows: index.rows(from: query.from, to: query.to), matched: matched)
         }
     }
 
@@ -115,18 +124,5 @@ public final class Explorer: Sendable {
             if let row = index.row(file: file, offset: offset) { return row }
         }
         return nil
-    }
-
-    /// The part of `rows` (ascending) inside `window`.
-    static func slice(_ rows: [Int32], _ window: Range<Int>) -> ArraySlice<Int32> {
-        func first(atLeast value: Int) -> Int {
-            var (low, high) = (0, rows.count)
-            while low < high {
-                let middle = (low + high) / 2
-                if Int(rows[middle]) < value { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
-        return rows[first(atLeast: window.lowerBound)..<first(atLeast: window.upperBound)]
     }
 }

@@ -11,6 +11,9 @@ public final class HistoryReader {
     private let formatter: JSONLinesFormatter
     private let scratch = OutputBuffer(capacity: 64 * 1024)
     private var cursors: [HistoryFileCursor]
+    /// Per source (`source + 1`): its parser's message is a piece of the entry's raw text, so a text that is not
+    /// in the raw text cannot be in the message (a JSON or logfmt message may be decoded from escapes: no).
+    private let messageIsRaw: [Bool]
     private let buffer: UnsafeMutableRawBufferPointer
     /// Bytes read at a time.
     static let chunkSize = 64 * 1024
@@ -21,65 +24,40 @@ public final class HistoryReader {
         vocabulary = config.rules.vocabulary
         formatter = JSONLinesFormatter(vocabulary: vocabulary)
         cursors = index.files.map { HistoryFileCursor(path: $0.path, fingerprint: $0.fingerprint) }
+        messageIsRaw = (SourceFile.unnamed..<config.config.sources.count).map { Self.messageIsRaw(config.parser(forSource: $0).format) }
         buffer = .allocate(byteCount: Self.chunkSize, alignment: 64)
     }
 
     deinit { buffer.deallocate() }
 
+    static func messageIsRaw(_ format: LineParser.Format) -> Bool {
+        switch format {
+        case .regex, .text: return true
+        case .json, .logfmt: return false
+        case .container(_, let inner): return inner.map { messageIsRaw($0.format) } ?? true
+        }
+    }
+
     /// The jsonl records (without newline) of `rows`, in the order given. A row whose entry can no longer be
     /// read as it was indexed (the file changed or went away) gets no record: `nil` in its place.
     public func records(_ rows: [Int]) -> [[UInt8]?] {
         var records = [[UInt8]?](repeating: nil, count: rows.count)
-        var byFile: [Int: [(offset: Int64, slot: Int)]] = [:]
-        for (slot, row) in rows.enumerated() {
-            if let gap = index.gaps[row] {
-                var entry = gap.entry(vocabulary: vocabulary)
-                records[slot] = format(&entry)
-                continue
-            }
-            byFile[Int(index.fileIndices[row]), default: []].append((index.offsets[row], slot))
-        }
-        for (file, wanted) in byFile.sorted(by: { $0.key < $1.key }) {
-            let sorted = wanted.sorted { $0.offset < $1.offset }
-            var next = 0
-            forEachEntry(ofFile: file, from: sorted[0].offset) { entry in
-                while next < sorted.count && sorted[next].offset < entry.offset { next += 1 }
-                while next < sorted.count && sorted[next].offset == entry.offset {
-                    if pipeline.admit(&entry) { records[sorted[next].slot] = format(&entry) }
-                    next += 1
-                }
-                return next < sorted.count
-            }
-        }
+        visit(rows) { slot, entry in records[slot] = format(&entry) }
         return records
     }
 
-    /// The rows in `window` whose entries `filter` shows and whose message `search` matches, in time order.
-    public func search(_ window: Range<Int>, filter: ViewFilter, text search: TextSearch?) -> [Int32] {
-        guard !window.isEmpty else { return [] }
+    /// The rows of `rows` (ascending) whose entries `filter` shows and whose message `search` matches, ascending.
+    public func search(_ rows: Range<Int>, filter: ViewFilter, text search: TextSearch?) -> [Int32] {
         var found: [Int32] = []
-        for file in index.files.indices {
-            let rows = index.rowsByFile[file]
-            // Only files with rows in the window are read, from the first such row's entry to the last one's.
-            guard let first = rows.firstIndex(where: { window.contains(Int($0)) }),
-                  let last = rows.lastIndex(where: { window.contains(Int($0)) }) else { continue }
-            var k = first
-            forEachEntry(ofFile: file, from: index.offsets[Int(rows[first])]) { entry in
-                while k <= last && index.offsets[Int(rows[k])] < entry.offset { k += 1 }
-                guard k <= last else { return false }
-                let row = Int(rows[k])
-                if index.offsets[row] == entry.offset, window.contains(row), index.gaps[row] == nil, pipeline.admit(&entry),
-                   Self.matches(entry, filter, search) {
-                    found.append(Int32(row))
-                }
-                return k < last || index.offsets[row] != entry.offset
-            }
-            // Gap rows have no text: a filter on category or source may still show them.
-            for k in first...last where index.gaps[Int(rows[k])] != nil && window.contains(Int(rows[k])) {
-                var entry = index.gaps[Int(rows[k])]!.entry(vocabulary: vocabulary)
-                if Self.matches(entry, filter, search) { found.append(rows[k]) }
-                entry.text.removeAll()
-            }
+        let slots = Array(rows)
+        // An entry whose raw text lacks the search text is dropped before it is parsed.
+        let text = search?.mode == .text ? search : nil
+        let messageIsRaw = self.messageIsRaw
+        visit(slots, prefilter: { entry in
+            guard let text, messageIsRaw[entry.file.source + 1] else { return true }
+            return entry.text.withUnsafeBufferPointer { text.matches($0) }
+        }) { slot, entry in
+            if Self.matches(entry, filter, search) { found.append(Int32(slots[slot])) }
         }
         found.sort()
         return found
@@ -89,6 +67,35 @@ public final class HistoryReader {
         entry.text.withUnsafeBufferPointer { text in
             if let search, !search.matches(UnsafeBufferPointer(rebasing: text[entry.message])) { return false }
             return filter.isEmpty || filter.shows(entry, text: text)
+        }
+    }
+
+    /// Reads the entries of `rows` (file by file, each from its first wanted offset to its last) and gives each
+    /// one, classified, to `body` with its place in `rows`. `prefilter` sees an entry before it is parsed and
+    /// may drop it. Gap rows get their gap's entry.
+    private func visit(_ rows: [Int], prefilter: (inout SpyEntry) -> Bool = { _ in true }, _ body: (Int, inout SpyEntry) -> Void) {
+        var byFile: [Int: [(offset: Int64, slot: Int)]] = [:]
+        for (slot, row) in rows.enumerated() {
+            if let gap = index.gaps[row] {
+                var entry = gap.entry(vocabulary: vocabulary)
+                body(slot, &entry)
+                continue
+            }
+            byFile[index.file(row), default: []].append((index.offsets[row], slot))
+        }
+        for (file, wanted) in byFile.sorted(by: { $0.key < $1.key }) {
+            let sorted = wanted.sorted { $0.offset < $1.offset }
+            var next = 0
+            forEachEntry(ofFile: file, from: sorted[0].offset) { entry in
+                while next < sorted.count && sorted[next].offset < entry.offset { next += 1 }
+                if next < sorted.count && sorted[next].offset == entry.offset, prefilter(&entry), pipeline.admit(&entry) {
+                    while next < sorted.count && sorted[next].offset == entry.offset {
+                        body(sorted[next].slot, &entry)
+                        next += 1
+                    }
+                }
+                return next < sorted.count
+            }
         }
     }
 
