@@ -67,7 +67,7 @@ let package = Package(
                 .embedInCode("Dashboard/dashboard.js"), .embedInCode("Dashboard/model.js"),
                 .embedInCode("Dashboard/spotlight.js"), .embedInCode("Dashboard/favicon.svg"),
                 .embedInCode("Dashboard/page.js"), .embedInCode("Dashboard/entries.js"), .embedInCode("Dashboard/filters.js"),
-                .embedInCode("Dashboard/detail.js"), .embedInCode("Dashboard/drawer.js"),
+                .embedInCode("Dashboard/detail.js"), .embedInCode("Dashboard/drawer.js"), .embedInCode("Dashboard/history.js"),
             ]),
         // run's network outputs (ClickHouse over HTTP): batches shipped by AsyncHTTPClient on SwiftNIO, their
         // acknowledgements handed to the checkpoints through `DeliveryLedger`. Kept out of the I/O layer.

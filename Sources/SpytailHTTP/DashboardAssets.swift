@@ -20,6 +20,7 @@ enum DashboardAssets {
         Asset(path: "/assets/filters.js", bytes: PackageResources.filters_js, type: script),
         Asset(path: "/assets/detail.js", bytes: PackageResources.detail_js, type: script),
         Asset(path: "/assets/drawer.js", bytes: PackageResources.drawer_js, type: script),
+        Asset(path: "/assets/history.js", bytes: PackageResources.history_js, type: script),
         Asset(path: "/assets/model.js", bytes: PackageResources.model_js, type: script),
         Asset(path: "/assets/spotlight.js", bytes: PackageResources.spotlight_js, type: script),
         Asset(path: "/assets/favicon.svg", bytes: PackageResources.favicon_svg, type: "image/svg+xml"),

@@ -19,6 +19,8 @@ enum ExploreBenchmark {
         var readyRSSKB = 0
         var peakRSSKB = 0
         var searches: [Double] = []
+        /// spytail: the first page and then the whole count (`/api/count`, going on from the page); lnav: the count.
+        var counts: [Double] = []
         var regexes: [Double] = []
         var histograms: [Double] = []
         var entries = 0
@@ -71,7 +73,11 @@ enum ExploreBenchmark {
         if let said = text.range(of: "explore: ") {
             figures.entries = Int(text[said.upperBound...].prefix { $0.isNumber }) ?? 0
         }
-        for word in searches { figures.searches.append(get("/api/entries?limit=100&q=\(percentEncoded(word))").seconds) }
+        for word in searches {
+            let page = get("/api/entries?limit=100&q=\(percentEncoded(word))").seconds
+            figures.searches.append(page)
+            figures.counts.append(page + get("/api/count?q=\(percentEncoded(word))").seconds)
+        }
         for pattern in regexes { figures.regexes.append(get("/api/entries?limit=100&regex=\(percentEncoded(pattern))").seconds) }
         // Windows of 1, 5 and 30 minutes and the whole span, across the history.
         for (k, minutes) in [1, 5, 30, 0, 1, 5, 30, 0, 2, 10].enumerated() {
@@ -102,6 +108,7 @@ enum ExploreBenchmark {
         for word in searches {
             let m = lnav("SELECT count(*) FROM bench_log WHERE log_body LIKE '%\(word.replacingQuotes())%'")
             figures.searches.append(max(0, m.wall - load))
+            figures.counts.append(max(0, m.wall - load))
             peak = max(peak, m.peakRSSKB)
         }
         for (k, minutes) in [1, 5, 30, 0, 1, 5, 30, 0, 2, 10].enumerated() {
@@ -121,17 +128,18 @@ enum ExploreBenchmark {
         func mb(_ kb: Int) -> String { Report.fixed(Double(kb) / 1024, 1) + " MB" }
         let p95 = { (values: [Double]) in percentile(values, 0.95) }
         print("\(name) explore: spytail ready in \(Report.fixed(ours.ready, 2)) s (\(mb(ours.readyRSSKB))), lnav load \(Report.fixed(lnav.ready, 2)) s (\(mb(lnav.readyRSSKB)))")
-        print("\(name) explore: search (20 texts) p50/p95 spytail \(ms(median(ours.searches)))/\(ms(p95(ours.searches))) (first page and full count in one answer), "
-              + "lnav count beyond its load \(ms(median(lnav.searches)))/\(ms(p95(lnav.searches))): lnav/spytail p95 = \(Report.fixed(p95(lnav.searches) / p95(ours.searches), 2))x")
+        print("\(name) explore: search (20 texts) first page p50/p95 spytail \(ms(median(ours.searches)))/\(ms(p95(ours.searches))); "
+              + "full count p50/p95 spytail \(ms(median(ours.counts)))/\(ms(p95(ours.counts))), lnav beyond its load "
+              + "\(ms(median(lnav.counts)))/\(ms(p95(lnav.counts))): lnav/spytail p95 = \(Report.fixed(p95(lnav.counts) / p95(ours.counts), 2))x")
         print("\(name) explore: regex (5) p50/max spytail \(ms(median(ours.regexes)))/\(ms(ours.regexes.max() ?? .nan)); "
               + "histogram (10 windows) p95 spytail \(ms(p95(ours.histograms))), lnav GROUP BY beyond its load \(ms(p95(lnav.histograms)))")
         print("\(name) explore: peak RSS spytail \(mb(ours.peakRSSKB)), lnav \(mb(lnav.peakRSSKB))")
         var misses: [String] = []
         if ours.ready > lnav.ready { misses.append("\(name): ready \(Report.fixed(ours.ready, 2)) s, slower than lnav's load \(Report.fixed(lnav.ready, 2)) s") }
         if ours.peakRSSKB > 100 * 1024 { misses.append("\(name): peak RSS \(mb(ours.peakRSSKB)) > 100 MB") }
-        if p95(ours.searches) > 0.3 { misses.append("\(name): search p95 \(ms(p95(ours.searches))) > 300 ms") }
+        if p95(ours.searches) > 0.3 { misses.append("\(name): first page of a search p95 \(ms(p95(ours.searches))) > 300 ms") }
         if p95(ours.histograms) > 0.2 { misses.append("\(name): histogram p95 \(ms(p95(ours.histograms))) > 200 ms") }
-        if p95(lnav.searches) < 2 * p95(ours.searches) { misses.append("\(name): search count not 2x lnav's (p95)") }
+        if p95(lnav.counts) < 2 * p95(ours.counts) { misses.append("\(name): full count of a search not 2x lnav's (p95)") }
         for miss in misses { print("\(name) explore: TARGET MISSED: \(miss)") }
         return misses
     }

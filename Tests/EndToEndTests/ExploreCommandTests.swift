@@ -118,3 +118,108 @@ struct ExploreCommandTests {
         #expect(first.stop().status == 0)
     }
 }
+
+/// `spytail explore`'s page in the real browser (chromium through chromedriver) against the real binary: the
+/// history of a chain with a damaged gzip member, its histogram, a search, a drag that zooms, the gap where
+/// the damage is, an entry's context, and a 10 MB line.
+@Suite(.ownThread, .serialized)
+struct ExploreDashboardTests {
+    @Test func browsingAChainsHistory() throws {
+        guard WebDriver.available else { throw WebDriver.Failure(description: WebDriver.missing) }
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let config = try ExploreCommandTests.chain(in: dir)
+        // A 10 MB line in the live file (lines up to 16 MB kept whole): indexed, shown cut in its row, whole in
+        // /api/download.
+        let text = try String(contentsOfFile: config, encoding: .utf8)
+        try text.replacingOccurrences(of: #""parse": {"#, with: #""parse": {"maxLineBytes": 16777216, "#).write(toFile: config, atomically: true, encoding: .utf8)
+        let huge = "2026-11-20T10:39:59Z INFO [net] huge " + String(repeating: "h", count: 10_000_000) + "\n"
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: dir.file("logs/app.log")))
+        handle.seekToEndOfFile()
+        handle.write(Data(huge.utf8))
+        try handle.close()
+        let explore = try RunningSpytail(config: config, in: dir, verbose: false, arguments: ["--http", "127.0.0.1:0"], subcommand: "explore")
+        defer { _ = explore.stop() }
+        var port = 0, token = ""
+        #expect(RunTools.waitUntil(30) {
+            let text = explore.stderr
+            if let line = text.split(separator: "\n").first(where: { $0.contains("http: listening on") }) { port = Int(line.split(separator: ":").last ?? "") ?? 0 }
+            if let range = text.range(of: "?token=") { token = String(text[range.upperBound...].prefix { $0.isHexDigit }) }
+            return port > 0 && token.count == 32 && text.contains("; ready")
+        }, "\(explore.stderr)")
+        let base = "http://127.0.0.1:\(port)"
+        let browser = try WebDriver(in: dir)
+        defer { browser.quit() }
+        func screenshot(_ name: String) {
+            if let folder = ProcessInfo.processInfo.environment["SPYTAIL_SCREENSHOTS"] { try? browser.screenshot(folder + "/explore-\(name).png") }
+        }
+        try browser.resize(width: 1366, height: 800)
+        try browser.open("\(base)/?token=\(token)")
+        try browser.run("localStorage.setItem('spytail.tour.v1.done', '1')")
+        try browser.open(base + "/")
+        func count(_ selector: String) -> Int { ((try? browser.run("return document.querySelectorAll(arguments[0]).length", [selector])) as? Int) ?? -1 }
+
+        // The history: oldest first, a histogram, the count, no run controls.
+        #expect(browser.waitFor(20, "return document.querySelectorAll('[data-rows] .row').length > 0"), "\(explore.stderr)")
+        #expect(browser.texts("[data-state-badge]") == ["history"])
+        #expect(browser.texts("[data-rows] .row .message").first == "member 3 line 0 upstream Timeout")
+        #expect(count("[data-histogram] .bucket") > 10 && count("[data-histogram] .segment.c-blue") > 10)
+        #expect(count("[data-histogram] .segment.c-red") > 10, "errors in red though the config gives them no colour")
+        #expect(count("[data-new-below]:not([hidden])") == 0, "a history has nothing new below")
+        #expect(browser.waitFor(10, "return /^[0-9,]+ entries$/.test(document.querySelector('[data-count]').textContent)"),
+                "\(browser.texts("[data-count]"))")
+        #expect(count("[data-live-only]:not([hidden])") == 0)
+        // "Load more" goes on where the page ended; the damaged member ends in a gap row, the next member after it.
+        for _ in 0..<3 where count("[data-rows] .row[data-category=\"gap\"]") == 0 {
+            let rows = count("[data-rows] .row")
+            try browser.click("[data-load-more]")
+            #expect(browser.waitFor(10, "return document.querySelectorAll('[data-rows] .row').length > \(rows)"))
+        }
+        #expect(browser.waitFor(10, """
+            const gap = document.querySelector('[data-rows] .row[data-category="gap"]');
+            return gap !== null && gap.nextElementSibling.entry.message.startsWith('member 2 line 0');
+            """))
+        #expect(browser.texts("[data-rows] .row .message").count == Set(browser.texts("[data-rows] .row")).count, "no row twice")
+        screenshot("history")
+
+        // A search, smart case: "timeout" finds "Timeout"; every row shown has it, and the count says how many.
+        try browser.type("[data-search]", "timeout")
+        #expect(browser.waitFor(10, """
+            const rows = [...document.querySelectorAll('[data-rows] .row .message')];
+            return rows.length > 40 && rows.every((r) => /timeout/i.test(r.textContent)) && location.search.includes('q=timeout');
+            """), "\(browser.texts("[data-rows] .row .message").prefix(3))")
+        screenshot("search")
+        try browser.run("document.querySelector('[data-search]').value = ''; document.querySelector('[data-search]').dispatchEvent(new Event('input'))")
+        #expect(browser.waitFor(10, "return !location.search.includes('q=')"))
+
+        // A drag across the first quarter of the histogram zooms into it: the URL holds the window, the rows are in it.
+        let width = (try browser.run("return document.querySelector('[data-histogram]').clientWidth") as? Int) ?? 0
+        try browser.drag("[data-histogram]", from: 2, to: width / 4)
+        #expect(browser.waitFor(10, "return location.search.includes('from=') && location.search.includes('to=')"), "\(browser.url)")
+        #expect(browser.waitFor(10, """
+            const p = new URLSearchParams(location.search), from = Number(p.get('from')), to = Number(p.get('to'));
+            const rows = [...document.querySelectorAll('[data-rows] .row')].map((r) => Date.parse(r.entry.timestamp)).filter((t) => !isNaN(t));
+            return rows.length > 0 && rows.every((t) => t >= from && t < to);
+            """))
+        #expect(count("[data-whole-history]:not([hidden])") == 1)
+        screenshot("zoomed")
+        try browser.click("[data-whole-history]")
+        #expect(browser.waitFor(10, "return !location.search.includes('from=')"))
+
+        // An entry's context: the lines around it in its own file, the entry itself marked.
+        try browser.click("[data-rows] .row:nth-child(5)")
+        try browser.click("[data-show-context]")
+        #expect(browser.waitFor(10, "return document.querySelectorAll('[data-context] .row').length >= 10"))
+        #expect(browser.texts("[data-context] .row.selected .message") == ["member 3 line 4"])
+        screenshot("context")
+
+        // The 10 MB line: its row shows the start, the download holds all of it.
+        try browser.press("\u{E00C}")
+        try browser.run("location.href = '/?include=contains:huge'")
+        #expect(browser.waitFor(20, "return document.querySelectorAll('[data-rows] .row').length === 1"))
+        #expect((browser.texts("[data-rows] .row .message").first?.count ?? 0) < 1000)
+        let download = try HTTPRun.request(port: port, in: dir, "/api/download?include=contains:huge", bearer: token)
+        #expect(download.body.count > 10_000_000 && download.body.contains(String(repeating: "h", count: 10_000_000)))
+        #expect(browser.consoleErrors().isEmpty, "\(browser.consoleErrors())")
+    }
+}

@@ -102,6 +102,23 @@ final class WebDriver {
         _ = try command("POST", "actions", ["actions": [["type": "key", "id": "keyboard", "actions": [down, up]]]])
     }
 
+    /// Drags the mouse across the element `selector` from x `from` to x `to` (pixels from its left edge) at half
+    /// its height: pointer down, moves, up, as a person's drag.
+    func drag(_ selector: String, from: Int, to: Int) throws {
+        let target = [Self.elementKey: try element(selector)]
+        // Offsets are from the element's centre in W3C actions.
+        let width = (try run("return document.querySelector(arguments[0]).getBoundingClientRect().width", [selector]) as? Double) ?? 100
+        let x = { (left: Int) in left - Int(width / 2) }
+        let steps: [[String: Any]] = [
+            ["type": "pointerMove", "origin": target, "x": x(from), "y": 0, "duration": 0],
+            ["type": "pointerDown", "button": 0],
+            ["type": "pointerMove", "origin": target, "x": x((from + to) / 2), "y": 0, "duration": 50],
+            ["type": "pointerMove", "origin": target, "x": x(to), "y": 0, "duration": 50],
+            ["type": "pointerUp", "button": 0],
+        ]
+        _ = try command("POST", "actions", ["actions": [["type": "pointer", "id": "mouse", "parameters": ["pointerType": "mouse"], "actions": steps]]])
+    }
+
     /// Sets the browser window's size (a phone's: 390 × 844).
     func resize(width: Int, height: Int) throws {
         _ = try command("POST", "window/rect", ["width": width, "height": height])

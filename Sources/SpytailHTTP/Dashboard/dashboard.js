@@ -9,6 +9,7 @@ import { setConnection, setView, updateNewBelow } from './entries.js';
 import { showFilterError, suggestValues } from './filters.js';
 import { closeDetail, openDetail } from './detail.js';
 import { openDrawer, refreshInfo, reloadConfig, setState } from './drawer.js';
+import { enterHistory, historyStatus, isHistory } from './history.js';
 
 const STEPS = [
   { key: 'entries', title: 'Entries', message: 'Every exported entry, newest at the bottom. The view follows the tail while you are at the bottom and holds still when you scroll up. Click a row (or press Enter on it) for its detail, source, id and fields; + or − beside a value shows only, or hides, the entries with it.' },
@@ -29,13 +30,14 @@ async function start() {
   const parsed = model.parseView(location.search);
   if (parsed.ignored.length > 0) showFilterError(`Left out of the URL's view: ${parsed.ignored.join(', ')}`);
   await refreshInfo();
+  if (isHistory()) { enterHistory(); historyStatus(); }
   if (!(await setView(parsed))) {
     // A bookmarked view the server refuses (a category since renamed): say why, show everything.
     const why = $('[data-filter-error]').textContent;
     await setView(model.emptyView());
     showFilterError(`The view in the address was not applied: ${why}`);
   }
-  setInterval(refreshInfo, INFO_EVERY_MS);
+  if (!isHistory()) setInterval(refreshInfo, INFO_EVERY_MS);
   tour.start();
 }
 

@@ -3,6 +3,7 @@
 import * as model from './model.js';
 import { $, app, el } from './page.js';
 import { setView } from './entries.js';
+import { isHistory, showContext } from './history.js';
 
 export function openDetail(row) {
   const record = row.entry;
@@ -39,6 +40,11 @@ export function openDetail(row) {
   const hidden = message.hidden + detail.hidden;
   $('[data-detail-text]').textContent = message.text + (detail.text ? `\n${detail.text}` : '')
     + (hidden > 0 ? `\n… ${hidden} more characters (the record in /api/entries has them all)` : '');
+  const context = $('[data-context]');
+  context.replaceChildren();
+  const button = $('[data-show-context]');
+  button.hidden = !isHistory();
+  button.onclick = () => showContext(record, context);
   const panel = $('[data-detail]');
   panel.hidden = false;
   $('[data-close-detail]').focus();

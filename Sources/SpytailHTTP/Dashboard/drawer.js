@@ -15,7 +15,7 @@ export async function refreshInfo() {
   app.tags = new Map((info.tags || []).map((t) => [t.name, t]));
   app.sources = info.sources || [];
   if (vocabularyChanged) { renderCategories(); renderSources(); } else updateCategoryCounts();
-  showState(info.state);
+  showState(info.mode === 'history' ? 'history' : info.state);
   renderDrawer(info);
 }
 
@@ -47,8 +47,13 @@ export function renderDrawer(info) {
 
   $('[data-files]').replaceChildren(...(info.files || []).map((file) => {
     const tr = el('tr');
-    tr.append(el('td', 'path', file.path), el('td', 'num', model.humanBytes(file.offset)),
-      el('td', 'num', model.humanBytes(file.behind)), el('td', `status s-${file.status}`, file.status));
+    if (info.mode === 'history') {  // explore: what each file gave the index
+      tr.append(el('td', 'path', file.path), el('td', 'num', model.humanBytes(file.bytes)),
+        el('td', 'num', String(file.entries)), el('td', 'status', 'indexed'));
+    } else {
+      tr.append(el('td', 'path', file.path), el('td', 'num', model.humanBytes(file.offset)),
+        el('td', 'num', model.humanBytes(file.behind)), el('td', `status s-${file.status}`, file.status));
+    }
     return tr;
   }));
   $('[data-outputs]').replaceChildren(...(info.outputs || []).map((out) => el('li', '', `${out.name}: ${out.records} records`)));

@@ -4,9 +4,11 @@ import * as model from './model.js';
 import { $, HISTORY, MAX_ROWS, app, batcher, el } from './page.js';
 import { renderCategories, renderFilters, renderSources, showFilterError } from './filters.js';
 import { showState } from './drawer.js';
+import { isHistory, setHistoryView } from './history.js';
 
 /// Loads `view`'s history and streams it; a view the server refuses (400) is not taken, its message shown.
 export async function setView(view) {
+  if (isHistory()) return setHistoryView(view);
   const generation = ++app.generation;
   const query = model.viewQuery(view);
   const reply = await fetch(`/api/entries${apiQuery(query, `limit=${HISTORY}`)}`, { cache: 'no-store' });

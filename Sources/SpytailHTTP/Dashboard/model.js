@@ -70,8 +70,9 @@ export function filterLabel(filter) {
   return f.action === 'include' ? `Only: ${text}` : text;
 }
 
-/// A view: the filters (in the order they were added) and the search text.
-export function emptyView() { return { filters: [], query: '' }; }
+/// A view: the filters (in the order they were added), the search text, and (history only) a time window:
+/// `from` and `to` in milliseconds since 1970, `to` exclusive, null for open.
+export function emptyView() { return { filters: [], query: '', from: null, to: null }; }
 
 /// The view a URL's query holds: `include=` and `exclude=` (repeated; `MODE:VALUE` or a JSON condition) and
 /// `q=TEXT`. What is neither form is kept out and listed in `ignored`, so a bad bookmark says what it dropped
@@ -91,6 +92,11 @@ export function parseView(search) {
     }
   }
   view.query = params.get('q') || '';
+  for (const bound of ['from', 'to']) {
+    const text = params.get(bound);
+    if (text === null) continue;
+    if (/^\d{1,15}$/.test(text)) view[bound] = Number(text); else view.ignored.push(`${bound}=${text}`);
+  }
   return view;
 }
 
@@ -99,6 +105,8 @@ export function viewQuery(view) {
   const params = new URLSearchParams();
   for (const f of view.filters) params.append(f.action, conditionText(f.condition));
   if (view.query) params.set('q', view.query);
+  if (view.from !== null && view.from !== undefined) params.set('from', String(view.from));
+  if (view.to !== null && view.to !== undefined) params.set('to', String(view.to));
   const text = params.toString();
   return text ? `?${text}` : '';
 }
@@ -143,6 +151,59 @@ export function setSourceShown(view, name, shown) {
 export function sourceShown(view, name) { return !hasFilter(view, { mode: 'source', value: name }); }
 
 export function withQuery(view, query) { return { ...view, query }; }
+
+/// The view over another time window (null, null: all of the history).
+export function withWindow(view, from, to) { return { ...view, from, to }; }
+
+// MARK: the history's histogram
+
+/// The columns of a histogram answer (`/api/histogram`): each bucket's time span, total and its categories'
+/// counts, largest stack first in the order of the config's categories (bottom to top).
+export function histogramColumns(histogram) {
+  const names = histogram.categories || [];
+  return (histogram.counts || []).map((row, i) => {
+    const start = histogram.start + i * histogram.width;
+    const segments = row.map((count, k) => ({ category: names[k], count })).filter((s) => s.count > 0);
+    return { start, end: start + histogram.width, total: row.reduce((a, b) => a + b, 0), segments };
+  });
+}
+
+/// A category's colour in the histogram: the config's, else one by its usual meaning (error red, warning
+/// yellow, debug dim, gap magenta), else one of a few others by its place in the config's list.
+export function categoryColor(label, index) {
+  if (label && label.color) return label.color;
+  const usual = { error: 'red', fatal: 'red', critical: 'red', warning: 'yellow', warn: 'yellow', debug: 'dim', trace: 'dim', gap: 'magenta' };
+  const name = label && label.name ? String(label.name).toLowerCase() : '';
+  if (usual[name]) return usual[name];
+  return ['blue', 'cyan', 'green'][index % 3];
+}
+
+/// The window a drag from x0 to x1 (pixels, either direction) over a histogram `width` pixels wide selects:
+/// whole buckets, at least one. null when the histogram has no buckets.
+export function dragWindow(histogram, x0, x1, width) {
+  const n = (histogram.counts || []).length;
+  if (n === 0 || width <= 0) return null;
+  const bucket = (x) => Math.min(n - 1, Math.max(0, Math.floor(x / width * n)));
+  const [a, b] = [bucket(Math.min(x0, x1)), bucket(Math.max(x0, x1))];
+  return { from: histogram.start + a * histogram.width, to: histogram.start + (b + 1) * histogram.width };
+}
+
+/// A window in words, UTC: `2026-11-20 10:03:00 – 10:05:00`, the date once when both ends share it.
+export function windowText(from, to) {
+  if (from === null && to === null) return 'all of the history';
+  const iso = (ms) => new Date(ms).toISOString().replace('T', ' ').replace(/\.000Z$|Z$/, '');
+  if (from === null) return `until ${iso(to)}`;
+  if (to === null) return `from ${iso(from)}`;
+  const [a, b] = [iso(from), iso(to)];
+  return a.slice(0, 10) === b.slice(0, 10) ? `${a} – ${b.slice(11)}` : `${a} – ${b}`;
+}
+
+/// A bucket width in words (1 ms … 1 year).
+export function widthText(ms) {
+  const units = [[31536000000, 'y'], [604800000, 'w'], [86400000, 'd'], [3600000, 'h'], [60000, 'min'], [1000, 's'], [1, 'ms']];
+  for (const [size, unit] of units) if (ms >= size && ms % size === 0) return `${ms / size} ${unit}`;
+  return `${ms} ms`;
+}
 
 // MARK: a record's fields as a tree
 

@@ -29,6 +29,9 @@ export const app = {
   sources: [],
   selected: null,
   generation: 0,
+  // History (explore) only: the next page's `after=`, and the histogram shown.
+  next: null,
+  histogram: null,
 };
 
 export const batcher = new model.FrameBatcher(MAX_ROWS, model.nextFrame(window), deliver);

@@ -30,6 +30,53 @@ test('field conditions and inclusions in words', () => {
   equal(model.describeCondition({ any: [{ source: 'a' }, { not: { category: 'x' } }] }), '(Source is a or not (Category is x))');
 });
 
+// MARK: the history's window and histogram
+
+test('a time window goes to the URL and comes back; a bad one is left out and said', () => {
+  const view = model.withWindow(model.withQuery(model.emptyView(), 'x'), 1795168800000, 1795168860000);
+  const query = model.viewQuery(view);
+  equal(query, '?q=x&from=1795168800000&to=1795168860000');
+  const back = model.parseView(query);
+  equal([back.from, back.to, back.query], [1795168800000, 1795168860000, 'x']);
+  const bad = model.parseView('?from=yesterday&to=12');
+  equal([bad.from, bad.to, bad.ignored], [null, 12, ['from=yesterday']]);
+  equal(model.viewQuery(model.withWindow(view, null, null)), '?q=x');
+});
+
+test('histogram columns stack the categories with counts, in time order', () => {
+  const h = { start: 1000, width: 500, categories: ['error', 'info'], counts: [[1, 2], [0, 0], [0, 5]] };
+  const columns = model.histogramColumns(h);
+  equal(columns.map((c) => [c.start, c.end, c.total]), [[1000, 1500, 3], [1500, 2000, 0], [2000, 2500, 5]]);
+  equal(columns[0].segments, [{ category: 'error', count: 1 }, { category: 'info', count: 2 }]);
+  equal(columns[2].segments, [{ category: 'info', count: 5 }]);
+});
+
+test('a drag over the histogram selects whole buckets, in either direction', () => {
+  const h = { start: 0, width: 60000, counts: [[1], [1], [1], [1]] };
+  equal(model.dragWindow(h, 10, 10, 400), { from: 0, to: 60000 });
+  equal(model.dragWindow(h, 350, 120, 400), { from: 60000, to: 240000 });
+  equal(model.dragWindow(h, -5, 999, 400), { from: 0, to: 240000 });
+  equal(model.dragWindow({ start: 0, width: 1, counts: [] }, 0, 1, 400), null);
+});
+
+test('a category without a colour gets its usual one, else one by its place', () => {
+  equal(model.categoryColor({ name: 'error' }, 0), 'red');
+  equal(model.categoryColor({ name: 'error', color: 'cyan' }, 0), 'cyan');
+  equal(model.categoryColor({ name: 'WARNING' }, 1), 'yellow');
+  equal(model.categoryColor({ name: 'gap' }, 4), 'magenta');
+  equal([3, 4, 5].map((i) => model.categoryColor({ name: 'store' }, i)), ['blue', 'cyan', 'green']);
+  equal(model.categoryColor(undefined, 0), 'blue');
+});
+
+test('windows and bucket widths in words', () => {
+  equal(model.windowText(null, null), 'all of the history');
+  equal(model.windowText(Date.UTC(2026, 10, 20, 10, 3), Date.UTC(2026, 10, 20, 10, 5)), '2026-11-20 10:03:00 – 10:05:00');
+  equal(model.windowText(Date.UTC(2026, 10, 20, 23, 0), Date.UTC(2026, 10, 21, 1, 0)), '2026-11-20 23:00:00 – 2026-11-21 01:00:00');
+  equal(model.widthText(60000), '1 min');
+  equal(model.widthText(500), '500 ms');
+  equal(model.widthText(7200000), '2 h');
+});
+
 // MARK: the view and the URL
 
 test('a view goes to the URL and comes back', () => {
