@@ -36,7 +36,12 @@ extension HTTPFace {
 
     static func page(_ request: Request, token: String) -> Response {
         if let given = request.uri.queryParameters["token"] {
-            guard TokenGate.constantTimeEqual(String(given), token) else { return Self.unauthorized() }
+            guard TokenGate.constantTimeEqual(String(given), token) else {
+                // The page, answered 401: it shows the login form saying the token was refused (not raw JSON).
+                var refused = asset(DashboardAssets.page)
+                refused.status = .unauthorized
+                return refused
+            }
             var response = Response(status: .seeOther)
             let rest = (request.uri.query ?? "").split(separator: "&").filter { !$0.hasPrefix("token=") }
             response.headers[.location] = rest.isEmpty ? "/" : "/?" + rest.joined(separator: "&")

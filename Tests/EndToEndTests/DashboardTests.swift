@@ -167,6 +167,7 @@ struct DashboardTests {
         #expect(s.browser.waitFor(5, "return !document.querySelector('.categories').open"))
 
         // A contains filter from the form; removed by its chip's button.
+        try s.browser.click("[data-add-filter-menu] summary")
         try s.browser.type("[data-filter-value]", "network")
         try s.browser.click("[data-add-filter] button[type=submit]")
         #expect(s.shows(["noisy detail", "boom happened", "disk almost full"]), "\(s.messages)")
@@ -269,6 +270,8 @@ struct DashboardTests {
 
         // A JSON condition typed in the form, and the sources menu's toggle.
         try s.browser.click("[data-filter] button[data-remove-filter]")
+        #expect(s.browser.waitFor(5, "return document.querySelectorAll('[data-filter]').length === 0"), "the chip went")
+        try s.browser.click("[data-add-filter-menu] summary")
         try s.browser.run("document.querySelector('[data-filter-mode]').value = 'json'")
         try s.browser.type("[data-filter-value]", #"{"any": [{"field": "status", "gte": 500}, {"field": "http.status", "gte": 500}]}"#)
         try s.browser.click("[data-add-filter] [data-include-submit]")
@@ -278,6 +281,9 @@ struct DashboardTests {
         #expect(RunTools.waitUntil { Set(s.messages) == ["failed", "failed again"] && s.messages.count == 2 }, "\(s.messages)")
         #expect(s.texts("[data-filter] .chip-label") == [#"Only: (status ≥ 500 or http.status ≥ 500)"#, "Source is web"], "\(s.texts("[data-filter] .chip-label"))")
         // A condition the server refuses is named and not taken.
+        if s.count("[data-sources-menu][open]") == 1 { try s.browser.press("\u{E00C}") }  // Esc closes the sources menu
+        #expect(s.browser.waitFor(5, "return document.querySelectorAll('details.menu[open]:not([data-add-filter-menu])').length === 0"))
+        if s.count("[data-add-filter-menu][open]") == 0 { try s.browser.click("[data-add-filter-menu] summary") }
         try s.browser.run("document.querySelector('[data-filter-mode]').value = 'json'")
         try s.browser.type("[data-filter-value]", #"{"field": "http.status", "gte": "high"}"#)
         try s.browser.click("[data-add-filter] button[type=submit]")
@@ -333,6 +339,61 @@ struct DashboardTests {
         #expect(s.consoleErrors().isEmpty, "\(s.consoleErrors())")
     }
 
+    /// The page as one design: aligned columns (date and time, a level word, tags, the message to the right edge),
+    /// search matches marked, a view-only pause that export does not notice, live and paused said in the header,
+    /// the add-filter form folded away, the live view's histogram, a refused token said on the login form.
+    @Test
+    func rowsLineUpAndTheViewPausesWithoutPausingTheRun() throws {
+        let long = "a long message " + String(repeating: "that goes on ", count: 40) + "and ends"
+        let s = try Session(lines: Self.lines + "2026-11-20T10:00:04Z INFO \(long)\n")
+        defer { s.stop() }
+        try s.browser.resize(width: 1366, height: 800)
+        #expect(s.shows(Self.all + [long]), "\(s.messages)")
+        // Every message starts at the same x, with tags or not; the long one reaches the right edge; rows say the date.
+        let lefts = (try s.browser.run("return [...document.querySelectorAll('[data-entry-id] .message')].map(m => Math.round(m.getBoundingClientRect().left))")) as? [Int] ?? []
+        #expect(lefts.count == 5 && Set(lefts).count == 1, "\(lefts)")
+        let right = (try s.browser.run("return Math.round([...document.querySelectorAll('[data-entry-id] .message')].pop().getBoundingClientRect().right)")) as? Int ?? 0
+        #expect(right > 1300, "the message ends at \(right) px of 1366")
+        #expect(s.texts("[data-entry-id] .time").first == "11-20 10:00:00")
+        #expect(s.texts("[data-category=\"error\"] .level") == ["🛑 error"])
+        // The add-filter form is folded away until asked for; the category menu names gap once.
+        #expect(s.count("[data-add-filter-menu][open]") == 0 && s.count("[data-filter-value]") == 1)
+        #expect(try s.browser.run("return document.querySelector('[data-filter-value]').checkVisibility()") as? Bool == false)
+        let gapLabel = try s.browser.run("return document.querySelector('[data-category-toggle=\"gap\"]').closest('label').textContent") as? String ?? ""
+        #expect(gapLabel.components(separatedBy: "gap").count == 2, "\(gapLabel)")
+        // The live view's histogram counts the rows in view.
+        #expect(s.browser.waitFor(5, "return document.querySelectorAll('[data-histogram] .segment').length > 0"))
+        #expect(s.texts("[data-live-status]") == ["● live"])
+
+        // A search marks what it matched (smart case) in every row it keeps.
+        try s.browser.type("[data-search]", "boom")
+        #expect(s.browser.waitFor(5, "return [...document.querySelectorAll('[data-entry-id] mark.match')].map(m => m.textContent).join() === 'boom'"))
+        try s.browser.run("document.querySelector('[data-search]').value = ''; document.querySelector('[data-search]').dispatchEvent(new Event('input'))")
+        #expect(s.browser.waitFor(5, "return document.querySelectorAll('[data-entry-id]').length === 5"))
+
+        // Pause: a line written meanwhile is exported (the output file has it) but the view holds still and counts it.
+        try s.browser.click("[data-pause]")
+        #expect(s.texts("[data-live-status]").first?.hasPrefix("❚❚ paused") == true)
+        try RunToolsOutput.append(s.dir.file("logs/app.log"), "2026-11-20T10:00:05Z INFO while paused\n")
+        #expect(RunTools.waitUntil { s.outputLines().contains { $0.contains("while paused") } })
+        #expect(s.browser.waitFor(5, "return document.querySelector('[data-live-status]').textContent === '❚❚ paused · 1 new'"),
+                "\(s.texts("[data-live-status]"))")
+        #expect(!s.messages.contains("while paused"))
+        #expect(try s.http.authorized("/api/info").json.flatMap { ($0 as? [String: Any])?["state"] as? String } == "recording", "the run is not paused")
+        s.screenshot("paused")
+        try s.browser.click("[data-pause]")
+        #expect(RunTools.waitUntil { s.messages.last == "while paused" }, "\(s.messages)")
+        #expect(s.texts("[data-live-status]") == ["● live"])
+
+        // A mistyped token: the login form says so, and the token leaves the address bar.
+        try s.browser.deleteCookies()
+        try s.browser.open(s.base + "/?token=0123456789abcdef0123456789abcdef")
+        #expect(s.browser.waitFor(10, "return !document.querySelector('[data-login]').hidden && !document.querySelector('[data-login-error]').hidden"))
+        #expect(s.texts("[data-login-error]").first?.contains("not the one spytail printed") == true)
+        #expect(!s.browser.url.contains("token="), "\(s.browser.url)")
+        #expect(s.consoleErrors().allSatisfy { $0.contains("401") }, "\(s.consoleErrors())")
+    }
+
     @Test
     func hostileMessagesRenderAsTextAndRunNothing() throws {
         let long = String(repeating: "W", count: 10 * 1024 * 1024)
@@ -351,7 +412,8 @@ struct DashboardTests {
         let shown = s.messages
         #expect(shown.count == 6)
         #expect(shown.first == hostile[0] && shown[1] == hostile[1] && shown[3] == hostile[3], "\(shown.prefix(4))")
-        #expect(shown[2] == "␛[31mred alert␛[0m and a bell␇", "\(shown[2])")
+        #expect(shown[2] == "^[[31mred alert^[[0m and a bell^G", "\(shown[2])")
+        #expect(s.count("[data-rows] .control") == 3, "ESC, ESC and BEL marked as control characters")
         #expect(try s.browser.run("return window.__pwned === undefined") as? Bool == true)
         #expect(s.count("[data-rows] img, [data-rows] script, [data-rows] svg") == 0)
         // The long line neither widens the page nor stalls it; its detail is cut and says so.
@@ -416,6 +478,9 @@ struct DashboardTests {
         #expect(light != nil && dark != nil && light != dark, "light \(light ?? "?"), dark \(dark ?? "?")")
         try s.browser.resize(width: 390, height: 844)
         #expect(s.browser.waitFor(5, "return window.innerWidth <= 400"))
+        // The clock stays at phone width (the date goes).
+        #expect(try s.browser.run("return [...document.querySelectorAll('[data-entry-id] .clock')].every(c => c.getClientRects().length > 0)") as? Bool == true)
+        #expect(try s.browser.run("return [...document.querySelectorAll('[data-entry-id] .date')].every(c => c.getClientRects().length === 0)") as? Bool == true)
         #expect(try s.browser.run("return document.documentElement.scrollWidth <= window.innerWidth") as? Bool == true)
         try s.browser.click("[data-open-drawer]")
         #expect(s.browser.waitFor(5, """

@@ -5,11 +5,11 @@
 import * as model from './model.js';
 import { Spotlight, BoxOverlay } from './spotlight.js';
 import { $, INFO_EVERY_MS, app } from './page.js';
-import { setConnection, setView, updateNewBelow } from './entries.js';
+import { setConnection, setView, togglePause, updateNewBelow } from './entries.js';
 import { showFilterError, suggestValues } from './filters.js';
 import { closeDetail, openDetail } from './detail.js';
 import { openDrawer, refreshInfo, reloadConfig, setState } from './drawer.js';
-import { enterHistory, historyStatus, isHistory } from './history.js';
+import { enterHistory, enterLive, historyStatus, isHistory } from './history.js';
 
 const STEPS = [
   { key: 'entries', title: 'Entries', message: 'Every exported entry, newest at the bottom. The view follows the tail while you are at the bottom and holds still when you scroll up. Click a row (or press Enter on it) for its detail, source, id and fields; + or − beside a value shows only, or hides, the entries with it.' },
@@ -25,12 +25,12 @@ const STEPS = [
 async function start() {
   bindControls();
   const session = await fetch('/api/session', { credentials: 'same-origin', cache: 'no-store' });
-  if (session.status === 401) { showLogin(); return; }
+  if (session.status === 401) { showLogin(new URLSearchParams(location.search).has('token')); return; }
   app.token = (await session.json()).token;
   const parsed = model.parseView(location.search);
   if (parsed.ignored.length > 0) showFilterError(`Left out of the URL's view: ${parsed.ignored.join(', ')}`);
   await refreshInfo();
-  if (isHistory()) { enterHistory(); historyStatus(); }
+  if (isHistory()) { enterHistory(); historyStatus(); } else enterLive();
   if (!(await setView(parsed))) {
     // A bookmarked view the server refuses (a category since renamed): say why, show everything.
     const why = $('[data-filter-error]').textContent;
@@ -41,7 +41,18 @@ async function start() {
   tour.start();
 }
 
-function showLogin() {
+/// The login form; `wrongToken`: the address held a token spytail refused (it leaves the address bar, and the
+/// form says so).
+function showLogin(wrongToken) {
+  if (wrongToken) {
+    const params = new URLSearchParams(location.search);
+    params.delete('token');
+    const rest = params.toString();
+    history.replaceState(null, '', location.pathname + (rest ? `?${rest}` : ''));
+    const error = $('[data-login-error]');
+    error.textContent = 'That token is not the one spytail printed. Paste the token from its URL (…/?token=…).';
+    error.hidden = false;
+  }
   $('[data-login]').hidden = false;
   $('[data-login-token]').focus();
 }
@@ -78,6 +89,7 @@ function bindControls() {
     button.addEventListener('click', () => setState(button.dataset.setState));
   }
   $('[data-reload]').addEventListener('click', reloadConfig);
+  $('[data-pause]').addEventListener('click', togglePause);
   $('[data-start-tour]').addEventListener('click', () => { openDrawer(false); tour.start(true); });
   $('[data-filter-mode]').addEventListener('change', suggestValues);
   $('[data-add-filter]').addEventListener('submit', (event) => {
@@ -89,7 +101,11 @@ function bindControls() {
     const mode = $('[data-filter-mode]').value;
     const condition = mode === 'json' ? model.parseCondition(text) : { [mode]: text };
     if (condition === null) { showFilterError(`Not a JSON condition: ${text}`); return; }
-    setView(model.addFilter(app.view, { action, condition })).then((ok) => { if (ok) value.value = ''; });
+    setView(model.addFilter(app.view, { action, condition })).then((ok) => {
+      if (!ok) return;
+      value.value = '';
+      $('[data-add-filter-menu]').open = false;
+    });
   });
   let searchTimer = 0;
   $('[data-search]').addEventListener('input', (event) => {

@@ -2,7 +2,7 @@
 // or hide the entries with it.
 import * as model from './model.js';
 import { $, app, el } from './page.js';
-import { setView } from './entries.js';
+import { appendParts, setView } from './entries.js';
 import { isHistory, showContext } from './history.js';
 
 export function openDetail(row) {
@@ -35,11 +35,14 @@ export function openDetail(row) {
   if (record.parseError) add('parse error', model.displayText(String(record.parseError)).text);
   renderFieldTree(record.fields);
   if (record.truncated) add('truncated', 'yes: the line was longer than parse.maxLineBytes');
-  const message = model.displayText(record.message, 65536);
-  const detail = model.displayText(record.detail || '', 65536);
+  const message = model.messageParts(record.message, 65536, app.view.query || '');
+  const detail = model.messageParts(record.detail || '', 65536);
   const hidden = message.hidden + detail.hidden;
-  $('[data-detail-text]').textContent = message.text + (detail.text ? `\n${detail.text}` : '')
-    + (hidden > 0 ? `\n… ${hidden} more characters (the record in /api/entries has them all)` : '');
+  const box = $('[data-detail-text]');
+  box.replaceChildren();
+  appendParts(box, message.parts);
+  if (detail.parts.length > 0) { box.append('\n'); appendParts(box, detail.parts); }
+  if (hidden > 0) box.append(`\n… ${hidden} more characters (the record in /api/entries has them all)`);
   const context = $('[data-context]');
   context.replaceChildren();
   const button = $('[data-show-context]');

@@ -4,7 +4,7 @@ import * as model from './model.js';
 import { $, HISTORY, MAX_ROWS, app, batcher, el } from './page.js';
 import { renderCategories, renderFilters, renderSources, showFilterError } from './filters.js';
 import { showState } from './drawer.js';
-import { isHistory, setHistoryView } from './history.js';
+import { drawHistogram, isHistory, setHistoryView } from './history.js';
 
 /// Loads `view`'s history and streams it; a view the server refuses (400) is not taken, its message shown.
 export async function setView(view) {
@@ -63,6 +63,34 @@ export function setConnection(text) {
   const node = $('[data-connection]');
   node.textContent = text;
   node.dataset.connection = text;
+  showLiveStatus();
+}
+
+/// The header's status: live, paused (with the rows held meanwhile), or the connection's trouble.
+export function showLiveStatus() {
+  const pill = $('[data-live-status]');
+  if (!pill) return;
+  const connection = $('[data-connection]').dataset.connection || 'connecting…';
+  const state = app.paused ? 'paused' : connection;
+  pill.dataset.live = state;
+  pill.textContent = app.paused ? `❚❚ paused · ${app.heldNew.toLocaleString('en')} new` : (connection === 'live' ? '● live' : connection);
+  const button = $('[data-pause]');
+  button.setAttribute('aria-pressed', String(app.paused));
+  button.textContent = app.paused ? '▶ Resume' : '❚❚ Pause';
+}
+
+/// Pauses this view (rows that arrive are held, at most the page's limit, and shown on resume) or resumes it.
+/// Export and every other viewer go on: this is not the run's idle state.
+export function togglePause() {
+  app.paused = !app.paused;
+  if (!app.paused) {
+    const held = app.held, dropped = app.heldDropped;
+    app.held = [];
+    app.heldDropped = 0;
+    app.heldNew = 0;
+    if (held.length > 0 || dropped > 0) deliver(held, dropped);
+  }
+  showLiveStatus();
 }
 
 export function clearRows() {
@@ -74,6 +102,14 @@ export function clearRows() {
 
 /// One frame's rows: appended together, the oldest dropped beyond MAX_ROWS, the tail followed if it was.
 export function deliver(items, dropped) {
+  if (app.paused) {
+    app.held.push(...items);
+    app.heldNew += items.length;
+    app.heldDropped += dropped;
+    if (app.held.length > MAX_ROWS) app.heldDropped += app.held.splice(0, app.held.length - MAX_ROWS).length;
+    showLiveStatus();
+    return;
+  }
   const rows = $('[data-rows]');
   const fragment = document.createDocumentFragment();
   if (dropped > 0) fragment.append(markerRow(dropped, 'more arrived in one frame than the page keeps'));
@@ -90,6 +126,20 @@ export function deliver(items, dropped) {
   if (app.following) entries.scrollTop = entries.scrollHeight;
   else app.unseen += items.length;
   updateNewBelow();
+  if (!isHistory()) scheduleLiveHistogram();
+}
+
+/// The live view's histogram: the rows the page holds, redrawn at most once a second.
+let histogramTimer = 0;
+export function scheduleLiveHistogram() {
+  if (histogramTimer) return;
+  histogramTimer = setTimeout(() => {
+    histogramTimer = 0;
+    const records = [...$('[data-rows]').children].map((row) => row.entry).filter(Boolean);
+    drawHistogram(model.rowsHistogram(records, [...app.categories.keys()], 60));
+    $('[data-count]').textContent = `${records.length.toLocaleString('en')} rows in view`;
+    $('[data-window]').textContent = 'this view';
+  }, 1000);
 }
 
 export function markerRow(count, why) {
@@ -98,6 +148,8 @@ export function markerRow(count, why) {
   return row;
 }
 
+/// One entry's row, in aligned columns: date and time, level (glyph and word), tags, source (with two sources or
+/// more), message (the rest of the width; search matches marked, control characters in caret notation).
 export function entryRow(record) {
   const row = el('li', 'row');
   row.dataset.entryId = String(record.id);
@@ -105,24 +157,42 @@ export function entryRow(record) {
   row.tabIndex = -1;
   row.entry = record;
   const category = app.categories.get(record.category);
-  row.append(
-    el('time', 'time', model.shortTime(record.timestamp)),
-    glyph(category, record.category, 'category-glyph'),
-  );
+  const when = model.rowTime(record.timestamp);
+  const time = el('time', 'time');
+  if (when.date) time.append(el('span', 'date', when.date), ' ');
+  time.append(el('span', 'clock', when.clock));
+  if (record.timestamp) time.title = String(record.timestamp);
+  const glyphText = model.glyphOnly(category && category.display, record.category);
+  const level = el('span', 'level', glyphText ? `${glyphText} ${record.category}` : String(record.category));
+  level.classList.add(`c-${model.categoryColor(category || { name: record.category }, 0)}`);
+  row.append(time, level);
   const tags = el('span', 'tags');
   for (const name of record.tags || []) tags.append(glyph(app.tags.get(name), name, 'tag-glyph'));
-  const message = model.displayText(record.message, 400);
-  const text = el('span', 'message', message.text + (message.hidden > 0 ? ' …' : ''));
-  if (category && category.color) text.classList.add(`c-${category.color}`);
+  tags.title = (record.tags || []).join(', ');
   row.append(tags);
-  if (app.sources.length > 1 && record.source && record.source.name) {
-    const source = el('span', 'source-name', record.source.name);
-    source.title = `source ${record.source.name}`;
+  if (app.sources.length > 1) {
+    const name = record.source && record.source.name ? record.source.name : '';
+    const source = el('span', 'source-name', name);
+    source.title = name ? `source ${name}` : '';
     row.append(source);
   }
+  const message = model.messageParts(record.message, 1000, app.view.query || '');
+  const text = el('span', 'message');
+  appendParts(text, message.parts);
+  if (message.hidden > 0) text.append(' …');
+  if (category && category.color) text.classList.add(`c-${category.color}`);
   row.append(text);
   if (record.detail) row.append(el('span', 'has-detail', `+${record.detail.split('\n').length}`));
   return row;
+}
+
+/// Appends a message's parts (`model.messageParts`) to `node`: text as text nodes, a match in <mark>, a control
+/// character in a span of its own. Never HTML.
+export function appendParts(node, parts) {
+  for (const part of parts) {
+    if (part.kind === 'text') node.append(part.text);
+    else node.append(el(part.kind === 'match' ? 'mark' : 'span', part.kind === 'match' ? 'match' : 'control', part.text));
+  }
 }
 
 /// A category's or tag's glyph (the config's `display`), or its name when it has none.

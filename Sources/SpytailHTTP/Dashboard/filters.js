@@ -49,7 +49,9 @@ export function renderCategories() {
   $('[data-category-list]').replaceChildren(...[...app.categories.values()].map((category) => {
     const count = el('span', 'count', String(category.count || 0));
     count.dataset.categoryCount = category.name;
-    const mark = category.display && category.display !== category.name ? glyph(category, category.name, 'category-glyph') : el('span', 'category-glyph');
+    // The glyph alone: the name follows it (the gap category's display, "⚠️ gap", read "⚠️ gap gap").
+    const only = model.glyphOnly(category.display, category.name);
+    const mark = only ? glyph({ ...category, display: only }, category.name, 'category-glyph') : el('span', 'category-glyph');
     return toggleRow('categoryToggle', category.name, model.categoryShown(app.view, category.name),
       (shown) => setView(model.setCategoryShown(app.view, category.name, shown)), mark, el('span', 'name', category.name), count);
   }));

@@ -15,6 +15,7 @@ export function enterHistory() {
   document.body.dataset.mode = 'history';
   $('[data-histogram-panel]').hidden = false;
   for (const node of document.querySelectorAll('[data-live-only]')) node.hidden = true;
+  for (const node of document.querySelectorAll('[data-history-only]')) node.hidden = false;
   $('[data-whole-history]').addEventListener('click', () => setHistoryView(model.withWindow(app.view, null, null)));
   $('[data-load-more]').addEventListener('click', loadMore);
   bindDrag($('[data-histogram]'));
@@ -85,7 +86,7 @@ async function loadMore() {
 }
 
 /// The histogram: one column a bucket, its categories stacked in their colours; a title says what it holds.
-function drawHistogram(histogram) {
+export function drawHistogram(histogram) {
   app.histogram = histogram;
   const box = $('[data-histogram]');
   const columns = model.histogramColumns(histogram);
@@ -98,7 +99,7 @@ function drawHistogram(histogram) {
       const part = el('div', 'segment');
       const label = app.categories.get(segment.category);
       part.classList.add(`c-${model.categoryColor(label, histogram.categories.indexOf(segment.category))}`);
-      part.dataset.category = segment.category;
+      part.dataset.segment = segment.category;
       part.style.height = `${(segment.count / highest) * 100}%`;
       bar.append(part);
     }
@@ -148,4 +149,12 @@ export async function showContext(record, list) {
 
 export function historyStatus() {
   setConnection('history');
+}
+
+/// The live view shows the histogram of the rows it holds (no zoom: a live view has no window), and not what
+/// only a history has.
+export function enterLive() {
+  $('[data-histogram-panel]').hidden = false;
+  for (const node of document.querySelectorAll('[data-history-only]')) node.hidden = true;
+  $('[data-histogram]').title = 'Entries in this view over time';
 }

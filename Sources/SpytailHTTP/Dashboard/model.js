@@ -252,10 +252,78 @@ export function fieldCondition(row) {
 export function displayText(text, limit = 2000) {
   if (typeof text !== 'string') return { text: '', hidden: 0 };
   const shown = text.length > limit ? text.slice(0, limit) : text;
-  // eslint-disable-next-line no-control-regex
-  const safe = shown.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => (c === '\u007f' ? '\u2421' : String.fromCharCode(0x2400 + c.charCodeAt(0))));
-  return { text: safe, hidden: text.length - shown.length };
+  return { text: shown.replace(CONTROL, caret), hidden: text.length - shown.length };
 }
+
+// Control characters but tab and newline: shown in caret notation (ESC is ^[, BEL ^G, DEL ^?), as `cat -v`
+// and less write them; every font has those characters (the ␛ and ␇ symbols are missing from stock fonts).
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+function caret(c) {
+  const code = c.charCodeAt(0);
+  return code === 0x7f ? '^?' : `^${String.fromCharCode(code + 0x40)}`;
+}
+
+/// A message as a row or the detail shows it, in parts: `text`, `control` (a control character in caret
+/// notation, styled apart so it is not taken for the two characters) and `match` (what the search text
+/// matched, smart case: a query without capitals matches any case). At most `limit` characters of `text`.
+export function messageParts(text, limit = 2000, query = '') {
+  if (typeof text !== 'string') return { parts: [], hidden: 0 };
+  const shown = text.length > limit ? text.slice(0, limit) : text;
+  const matched = new Uint8Array(shown.length);
+  if (query) {
+    const anyCase = query === query.toLowerCase();
+    const haystack = anyCase ? shown.toLowerCase() : shown;
+    for (let at = haystack.indexOf(query); at >= 0; at = haystack.indexOf(query, at + query.length)) matched.fill(1, at, at + query.length);
+  }
+  const parts = [];
+  const push = (kind, piece) => {
+    const last = parts[parts.length - 1];
+    if (last && last.kind === kind && kind !== 'control') last.text += piece; else parts.push({ kind, text: piece });
+  };
+  for (let i = 0; i < shown.length; i++) {
+    const c = shown[i];
+    CONTROL.lastIndex = 0;
+    if (CONTROL.test(c)) push('control', caret(c)); else push(matched[i] ? 'match' : 'text', c);
+  }
+  return { parts, hidden: text.length - shown.length };
+}
+
+/// A row's time column: the date as `MM-DD` and the clock `HH:MM:SS.mmm` of an ISO 8601 timestamp (the date
+/// goes at phone width), or the text as it came; '—' when the entry has none (a gap record).
+export function rowTime(timestamp) {
+  if (typeof timestamp !== 'string') return { date: '', clock: '—' };
+  const m = /^\d{4}-(\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2}(?:[.,]\d{1,3})?)/.exec(timestamp);
+  return m ? { date: m[1], clock: m[2] } : { date: '', clock: timestamp.slice(0, 32) };
+}
+
+/// A category's glyph without its name (the gap category's display is "⚠️ gap": a menu that shows the name
+/// beside it said "⚠️ gap gap"); '' when the display is only the name.
+export function glyphOnly(display, name) {
+  if (typeof display !== 'string' || display === name) return '';
+  return display.split(/\s+/).filter((word) => word !== name).join(' ');
+}
+
+/// A histogram of the rows the page holds (the live view's): the same shape as `/api/histogram`'s answer,
+/// round bucket widths, at most `maxBuckets`. Rows without a readable time are not counted.
+export function rowsHistogram(records, categories, maxBuckets = 60) {
+  const times = records.map((r) => Date.parse(r.timestamp)).filter((t) => !Number.isNaN(t));
+  if (times.length === 0) return { start: 0, width: 1000, categories, counts: [] };
+  const low = Math.min(...times), high = Math.max(...times) + 1;
+  const wanted = Math.ceil((high - low) / maxBuckets);
+  const width = WIDTHS.find((w) => w >= wanted) || WIDTHS[WIDTHS.length - 1];
+  const start = Math.floor(low / width) * width;
+  const counts = Array.from({ length: Math.floor((high - 1 - start) / width) + 1 }, () => categories.map(() => 0));
+  for (const r of records) {
+    const t = Date.parse(r.timestamp);
+    const k = categories.indexOf(r.category);
+    if (!Number.isNaN(t) && k >= 0) counts[Math.floor((t - start) / width)][k] += 1;
+  }
+  return { start, width, categories, counts };
+}
+
+const WIDTHS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000, 900000,
+  1800000, 3600000, 7200000, 10800000, 21600000, 43200000, 86400000];
 
 /// `HH:MM:SS.mmm` of an ISO 8601 timestamp, or the text as it came (up to 32 characters) when it is another form.
 export function shortTime(timestamp) {

@@ -29,6 +29,11 @@ export const app = {
   sources: [],
   selected: null,
   generation: 0,
+  // A view-only pause: rows held meanwhile (at most MAX_ROWS), how many arrived, how many were dropped.
+  paused: false,
+  held: [],
+  heldNew: 0,
+  heldDropped: 0,
   // History (explore) only: the next page's `after=`, and the histogram shown.
   next: null,
   histogram: null,

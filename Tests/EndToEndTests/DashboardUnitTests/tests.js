@@ -68,6 +68,42 @@ test('a category without a colour gets its usual one, else one by its place', ()
   equal(model.categoryColor(undefined, 0), 'blue');
 });
 
+test('a message in parts: control characters in caret notation, search matches smart case', () => {
+  const { parts, hidden } = model.messageParts('\u001b[31mRed alert\u0007 red', 100, 'red');
+  equal(parts, [{ kind: 'control', text: '^[' }, { kind: 'text', text: '[31m' }, { kind: 'match', text: 'Red' },
+    { kind: 'text', text: ' alert' }, { kind: 'control', text: '^G' }, { kind: 'text', text: ' ' }, { kind: 'match', text: 'red' }]);
+  equal(hidden, 0);
+  equal(model.messageParts('Red red', 100, 'Red').parts, [{ kind: 'match', text: 'Red' }, { kind: 'text', text: ' red' }]);
+  equal(model.messageParts('aaaa', 100, 'aa').parts, [{ kind: 'match', text: 'aaaa' }]);
+  equal(model.messageParts('x'.repeat(10), 4).parts, [{ kind: 'text', text: 'xxxx' }]);
+  equal(model.messageParts('x'.repeat(10), 4).hidden, 6);
+  equal(model.messageParts(undefined), { parts: [], hidden: 0 });
+});
+
+test('a row\'s time has the date and the clock; a gap record has a dash', () => {
+  equal(model.rowTime('2026-11-20T10:00:01.123Z'), { date: '11-20', clock: '10:00:01.123' });
+  equal(model.rowTime('Nov 20 10:00:01'), { date: '', clock: 'Nov 20 10:00:01' });
+  equal(model.rowTime(null), { date: '', clock: '—' });
+});
+
+test('a glyph without its name', () => {
+  equal(model.glyphOnly('⚠️ gap', 'gap'), '⚠️');
+  equal(model.glyphOnly('🛑', 'error'), '🛑');
+  equal(model.glyphOnly('gap', 'gap'), '');
+  equal(model.glyphOnly(undefined, 'x'), '');
+});
+
+test('the live view\'s histogram counts the rows it holds by round buckets', () => {
+  const rows = [
+    { timestamp: '2026-11-20T10:00:00Z', category: 'info' }, { timestamp: '2026-11-20T10:00:01.500Z', category: 'error' },
+    { timestamp: '2026-11-20T10:00:59Z', category: 'info' }, { timestamp: null, category: 'gap' },
+  ];
+  const h = model.rowsHistogram(rows, ['error', 'info', 'gap'], 60);
+  equal([h.start, h.width, h.counts.length], [Date.UTC(2026, 10, 20, 10), 1000, 60]);
+  equal([h.counts[0], h.counts[1], h.counts[59]], [[0, 1, 0], [1, 0, 0], [0, 1, 0]]);
+  equal(model.rowsHistogram([], ['info']).counts, []);
+});
+
 test('windows and bucket widths in words', () => {
   equal(model.windowText(null, null), 'all of the history');
   equal(model.windowText(Date.UTC(2026, 10, 20, 10, 3), Date.UTC(2026, 10, 20, 10, 5)), '2026-11-20 10:03:00 – 10:05:00');
@@ -179,7 +215,7 @@ test('a click on a value makes the condition the config would write', () => {
 // MARK: text
 
 test('control characters become visible pictures; tabs and newlines stay', () => {
-  equal(model.displayText('\u001b[31mred\u001b[0m\tok\nnext\u0000\u007f').text, '\u241b[31mred\u241b[0m\tok\nnext\u2400\u2421');
+  equal(model.displayText('\u001b[31mred\u001b[0m\tok\nnext\u0000\u007f').text, '^[[31mred^[[0m\tok\nnext^@^?');
 });
 
 test('long text is cut and the rest counted', () => {
