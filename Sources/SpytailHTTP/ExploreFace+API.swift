@@ -98,9 +98,15 @@ extension ExploreFace {
         return HTTPFace.json(.ok, json)
     }
 
-    /// `/api/facets?from&to&…`: entries of the view per category, tag, source and file, most first.
+    /// `/api/facets?from&to&…`: entries of the view per category, tag, source and file, most first; with
+    /// `field=PATH`, also the top values of that parsed field in a sample of the view (`sample=`, 5,000 by default).
     static func facets(_ explorer: Explorer, _ request: Request) throws -> Response {
-        let facets = try explorer.facets(try query(request.uri.queryParameters))
+        let parameters = request.uri.queryParameters
+        let view = try query(parameters)
+        let facets = try explorer.facets(view)
+        let field = try parameters["field"].map { (path) throws -> (String, Explorer.FieldValues) in
+            (String(path), try explorer.topValues(view, field: String(path), sample: try number(parameters, "sample", default: 5000, in: 1...100_000)))
+        }
         let vocabulary = explorer.context.vocabulary
         let sources = explorer.context.config.sources.map(\.name)
         func name(_ list: [String], _ i: Int) -> String { list.indices.contains(i) ? list[i] : "-" }
@@ -113,6 +119,23 @@ extension ExploreFace {
         var json = JSONText()
         json.object { o in
             o.field("entries", Int64(facets.rows))
+            if let (path, top) = field {
+                o.field("field") { j in
+                    j.object { f in
+                        f.field("path", path)
+                        f.field("sampled", Int64(top.sampled))
+                        f.field("missing", Int64(top.missing))
+                        f.field("values") { j in
+                            j.array(top.values) { j, value in
+                                j.object { v in
+                                    v.field("value", value.value)
+                                    v.field("count", Int64(value.count))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
             for (field, counts, label) in groups {
                 o.field(field) { j in
                     j.array(counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }) { j, item in

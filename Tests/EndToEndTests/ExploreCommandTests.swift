@@ -85,8 +85,11 @@ struct ExploreCommandTests {
         let histogram = try get("/api/histogram?\(window)&buckets=5").json as? [String: Any]
         #expect(histogram?["width"] as? Int == 60_000 && histogram?["total"] as? Int == 150, "\(String(describing: histogram))")
         #expect((histogram?["counts"] as? [[Int]])?.first == [3, 0, 0, 27, 0], "per category: error, warning, debug, info, gap")
-        let facets = try get("/api/facets?\(window)").json as? [String: Any]
+        let facets = try get("/api/facets?\(window)&field=level").json as? [String: Any]
         #expect((facets?["category"] as? [[String: Any]])?.first?["value"] as? String == "info")
+        let level = facets?["field"] as? [String: Any]
+        #expect(level?["sampled"] as? Int == 150 && level?["missing"] as? Int == 0, "\(String(describing: level))")
+        #expect((level?["values"] as? [[String: Any]])?.map { "\($0["value"] ?? "")=\($0["count"] ?? "")" } == ["INFO=135", "ERROR=15"])
         let id = first?["id"] as? String ?? ""
         let context = try get("/api/context?id=\(id)&before=3&after=2").json as? [String: Any]
         let around = (context?["entries"] as? [[String: Any]])?.compactMap { $0["message"] as? String }
@@ -212,6 +215,18 @@ struct ExploreDashboardTests {
         #expect(browser.waitFor(10, "return document.querySelectorAll('[data-context] .row').length >= 10"))
         #expect(browser.texts("[data-context] .row.selected .message") == ["member 3 line 4"])
         screenshot("context")
+
+        // A field's top values in the view (Kibana's field list); + shows only the entries with one of them.
+        try browser.click("[data-top-values=\"level\"]")
+        #expect(browser.waitFor(10, "return document.querySelectorAll('[data-top-values] [data-top-value]').length === 2"))
+        #expect(browser.texts("[data-top-values] [data-top-value] .value") == ["INFO", "ERROR"])
+        try browser.click("[data-top-value=\"ERROR\"] [data-pick=include]")
+        #expect(browser.waitFor(10, """
+            const rows = [...document.querySelectorAll('[data-rows] .row')];
+            return location.search.includes('include=') && rows.length > 0 && rows.every((r) => r.dataset.category === 'error');
+            """), "\(browser.url)")
+        try browser.run("location.href = '/'")
+        #expect(browser.waitFor(10, "return document.querySelectorAll('[data-rows] .row').length > 0"))
 
         // The 10 MB line: its row shows the start, the download holds all of it.
         try browser.press("\u{E00C}")

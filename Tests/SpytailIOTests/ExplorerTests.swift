@@ -214,5 +214,13 @@ struct ExplorerTests {
         #expect(try messages(ExploreQuery(text: "café")) == ["café opened"])
         #expect(try messages(ExploreQuery(text: "caf")) == ["café opened", "CAFÉ closed"])
         #expect(try messages(ExploreQuery(includes: [#"{"field": "http.status", "gte": 500}"#])) == ["CAFÉ closed", "tea"])
+        // The top values of a field, in a sample spread over the view.
+        let top = try explorer.topValues(ExploreQuery(), field: "http.status")
+        #expect(top.values.map(\.value) == ["200", "500", "503"] && top.values.allSatisfy { $0.count == 1 } && top.sampled == 3 && top.missing == 0)
+        #expect(try explorer.topValues(ExploreQuery(text: "caf"), field: "http.status").values.map(\.value) == ["200", "503"])
+        #expect(try explorer.topValues(ExploreQuery(), field: "user.name").missing == 3)
+        let sampled = try explorer.topValues(ExploreQuery(), field: "http.status", sample: 2)
+        #expect(sampled.sampled == 2 && sampled.values.map(\.value) == ["200", "500"], "rows 0 and 2")
+        #expect(throws: ExploreError.self) { try explorer.topValues(ExploreQuery(), field: "") }
     }
 }

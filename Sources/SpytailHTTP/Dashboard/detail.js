@@ -2,7 +2,7 @@
 // or hide the entries with it.
 import * as model from './model.js';
 import { $, app, el } from './page.js';
-import { appendParts, setView } from './entries.js';
+import { apiQuery, appendParts, errorText, setView } from './entries.js';
 import { isHistory, showContext } from './history.js';
 
 export function openDetail(row) {
@@ -81,8 +81,35 @@ export function renderFieldTree(fields) {
     const condition = model.fieldCondition(row);
     const what = 'equals' in condition ? `${row.path} = ${JSON.stringify(row.value)}` : `a field ${row.path}`;
     item.append(el('span', 'key', row.key), value, picks(condition, what));
+    if (isHistory() && row.kind !== 'object' && row.kind !== 'array') item.append(topButton(row.path));
     return item;
   }));
+  $('[data-top-values]').replaceChildren();
+}
+
+/// History only: a field's most common values in the view (a sample of it), each with + and −.
+function topButton(path) {
+  const button = el('button', 'pick', 'top');
+  button.type = 'button';
+  button.dataset.topValues = path;
+  button.title = `The most common values of ${path} in this view`;
+  button.addEventListener('click', async () => {
+    const list = $('[data-top-values]');
+    const reply = await fetch(`/api/facets${apiQuery(model.viewQuery(app.view), `field=${encodeURIComponent(path)}`)}`, { cache: 'no-store' });
+    if (!reply.ok) { list.replaceChildren(el('li', 'none', await errorText(reply))); return; }
+    const field = (await reply.json()).field;
+    const head = el('li', 'top-title', `${path}: top values in ${field.sampled.toLocaleString('en')} entries`
+      + (field.missing > 0 ? ` (${field.missing.toLocaleString('en')} without it)` : ''));
+    list.replaceChildren(head, ...field.values.map((v) => {
+      const item = el('li');
+      item.dataset.topValue = v.value;
+      const share = field.sampled > 0 ? Math.round(v.count / field.sampled * 100) : 0;
+      item.append(el('span', 'value', model.displayText(v.value, 200).text), el('span', 'count', `${v.count.toLocaleString('en')} · ${share} %`),
+        picks({ field: path, equals: model.typedValue(v.value) }, `${path} = ${v.value}`));
+      return item;
+    }));
+  });
+  return button;
 }
 
 export function closeDetail() {

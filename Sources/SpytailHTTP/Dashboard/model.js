@@ -168,6 +168,15 @@ export function histogramColumns(histogram) {
   });
 }
 
+/// A top value as the API writes it (text), back to what a condition compares: a number or a boolean when it
+/// reads as one, else the text.
+export function typedValue(text) {
+  if (text === 'true') return true;
+  if (text === 'false') return false;
+  if (/^-?\d+(\.\d+)?$/.test(text)) return Number(text);
+  return text;
+}
+
 /// A category's colour in the histogram: the config's, else one by its usual meaning (error red, warning
 /// yellow, debug dim, gap magenta), else one of a few others by its place in the config's list.
 export function categoryColor(label, index) {

@@ -103,6 +103,63 @@ public final class Explorer: Sendable {
         }
     }
 
+    /// The most common values of a parsed field (a path into the records' `fields`, as conditions write it) among
+    /// the view's entries: Kibana's field list. Read from a sample of at most `sample` entries spread evenly over
+    /// the view (their records read again from the files).
+    public struct FieldValues: Sendable, Equatable {
+        public var values: [Value]
+        /// Entries read, and how many of them have no such field.
+        public var sampled: Int
+        public var missing: Int
+        public struct Value: Sendable, Equatable {
+            public var value: String
+            public var count: Int
+        }
+    }
+
+    public func topValues(_ query: ExploreQuery, field: String, sample: Int = 5000, top: Int = 10) throws(ExploreError) -> FieldValues {
+        guard let path = FieldPath(field) else { throw ExploreError("field=\(field): not a field path (such as http.status)") }
+        let components = path.components.map { String(decoding: $0, as: UTF8.self) }
+        return try state.withLock { (state) throws(ExploreError) -> FieldValues in
+            let window = index.rows(from: query.from, to: query.to)
+            let matched = try matches(query, &state)
+            let total = matched?.count ?? window.count
+            let stride = max(1, (total + sample - 1) / max(1, sample))
+            let rows = Swift.stride(from: 0, to: total, by: stride).map { k in matched.map { Int($0[k]) } ?? (window.lowerBound + k) }
+            var counts: [String: Int] = [:], missing = 0, sampled = 0
+            for record in state.reader.records(rows) {
+                guard let record else { continue }
+                sampled += 1
+                guard let value = Self.value(at: components, in: record) else { missing += 1; continue }
+                counts[value, default: 0] += 1
+            }
+            let values = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(top)
+                .map { FieldValues.Value(value: $0.key, count: $0.value) }
+            return FieldValues(values: values, sampled: sampled, missing: missing)
+        }
+    }
+
+    /// The value at `path` in a record's `fields`, as text (a number as written without a needless ".0").
+    static func value(at path: [String], in record: [UInt8]) -> String? {
+        guard case .object(let members)? = try? JSONValue.parse(record), case .object(var node)? = members["fields"] else { return nil }
+        for (k, key) in path.enumerated() {
+            guard let next = node[key] else { return nil }
+            if k == path.count - 1 {
+                switch next {
+                case .string(let text): return text
+                case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
+                case .bool(let b): return b ? "true" : "false"
+                case .null: return "null"
+                case .array: return "[…]"
+                case .object: return "{…}"
+                }
+            }
+            guard case .object(let inner) = next else { return nil }
+            node = inner
+        }
+        return nil
+    }
+
     /// The entry with record id `id` (`FINGERPRINT-OFFSET`) and its neighbours in its own file: the records,
     /// and which of them is the entry.
     public func context(id: String, before: Int, after: Int) throws(ExploreError) -> (records: [[UInt8]], at: Int) {

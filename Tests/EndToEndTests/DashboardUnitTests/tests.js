@@ -104,6 +104,11 @@ test('the live view\'s histogram counts the rows it holds by round buckets', () 
   equal(model.rowsHistogram([], ['info']).counts, []);
 });
 
+test('a top value goes back to its type for a condition', () => {
+  equal([model.typedValue('503'), model.typedValue('-1.5'), model.typedValue('true'), model.typedValue('ann'), model.typedValue('1e3')],
+    [503, -1.5, true, 'ann', '1e3']);
+});
+
 test('windows and bucket widths in words', () => {
   equal(model.windowText(null, null), 'all of the history');
   equal(model.windowText(Date.UTC(2026, 10, 20, 10, 3), Date.UTC(2026, 10, 20, 10, 5)), '2026-11-20 10:03:00 – 10:05:00');
