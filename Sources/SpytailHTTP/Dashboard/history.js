@@ -21,14 +21,12 @@ export function enterHistory() {
   bindDrag($('[data-histogram]'));
 }
 
-/// Loads `view`: its first page, its histogram, then its count. A view the server refuses (400) is not taken.
+/// Loads `view`: its first page (a search reads only as far as that page needs), then its histogram and its
+/// count, which go through the whole window. A view the server refuses (400) is not taken.
 export async function setHistoryView(view) {
   const generation = ++app.generation;
   const query = model.viewQuery(view);
-  const [reply, histogram] = await Promise.all([
-    fetch(`/api/entries${apiQuery(query, `limit=${HISTORY}`)}`, { cache: 'no-store' }),
-    fetch(`/api/histogram${apiQuery(query, 'buckets=120')}`, { cache: 'no-store' }),
-  ]);
+  const reply = await fetch(`/api/entries${apiQuery(query, `limit=${HISTORY}`)}`, { cache: 'no-store' });
   if (generation !== app.generation) return false;
   if (!reply.ok) { showFilterError(await errorText(reply)); return false; }
   showFilterError('');
@@ -42,15 +40,19 @@ export async function setHistoryView(view) {
   $('[data-entries]').scrollTop = 0;
   app.next = reply.headers.get('X-Spytail-Next');
   $('[data-load-more]').hidden = app.next === null;
-  showCount(reply, entries.length);
-  if (histogram.ok) drawHistogram(await histogram.json());
   $('[data-window]').textContent = model.windowText(view.from ?? null, view.to ?? null);
   $('[data-whole-history]').hidden = view.from == null && view.to == null;
   $('[data-download]').href = `/api/download${query}`;
   renderFilters();
   renderCategories();
   renderSources();
+  showCount(reply, entries.length).then(() => loadHistogram(query, generation));
   return true;
+}
+
+async function loadHistogram(query, generation) {
+  const reply = await fetch(`/api/histogram${apiQuery(query, 'buckets=120')}`, { cache: 'no-store' });
+  if (generation === app.generation && reply.ok) drawHistogram(await reply.json());
 }
 
 /// The count of the view: the header when the page went through the window, else /api/count (a search reads
