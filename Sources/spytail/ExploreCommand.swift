@@ -15,8 +15,8 @@ struct ExploreCommand: ParsableCommand {
             Reads the PATHs (or every configured source with its rotated chain, oldest first) through the same \
             reading path, parsers, rules and filters as 'scan', keeps an index of every entry (file, offset, \
             time, category, tags, source; not the text), orders the entries by time across files and sources, \
-            and serves them until SIGTERM or SIGINT. The text is read again from the files when it is shown \
-            or searched, so the files must stay where they are.
+            and serves them until SIGTERM or SIGINT (which stop it at once while it indexes, too). The text \
+            is read again from the files when it is shown or searched, so the files must stay where they are.
 
             The server listens on --http, else the config's http.listen, else 127.0.0.1:0 (a free port); the \
             token is http.tokenFile's, else a random one printed with the URL on stderr. /healthz answers at \
@@ -83,7 +83,16 @@ struct ExploreCommand: ParsableCommand {
         }
         let inputs = try InputPaths.resolve(file, paths: paths, source: source, command: "explore")
         let stops = BlockingQueue<Int32>()
-        let signals = SignalListener { signal in if signal == SIGTERM || signal == SIGINT { stops.push(signal) } }
+        let indexed = Locked(false)
+        let signals = SignalListener { signal in
+            guard signal == SIGTERM || signal == SIGINT else { return }
+            // While indexing there is nothing to keep: stop at once rather than after the last file.
+            if !indexed.withLock({ $0 }) {
+                FileHandleStderr.write("\nspytail: explore: stopped while indexing (\(signal == SIGINT ? "SIGINT" : "SIGTERM"))\n")
+                Glibc.exit(0)
+            }
+            stops.push(signal)
+        }
         let face = ExploreFace(listen: listen, token: token)
         let address: ListenAddress
         do {
@@ -106,6 +115,7 @@ struct ExploreCommand: ParsableCommand {
         let (index, report) = indexer.index(files: inputs)
         console.endProgress()
         face.serve(Explorer(index: index, config: compiled))
+        indexed.withLock { $0 = true }
         let elapsed = started.duration(to: clock.now)
         FileHandleStderr.write("spytail: explore: \(index.count) entries of \(report.filesRead) files (\(report.linesRead) lines, "
             + "\(report.bytesRead / 1_000_000) MB) indexed in \(Self.seconds(elapsed)) s; ready\n")

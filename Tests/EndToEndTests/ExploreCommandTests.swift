@@ -104,6 +104,23 @@ struct ExploreCommandTests {
         #expect(explore.stderr.contains("stopped (SIGTERM)"))
     }
 
+    /// SIGTERM while a large file is indexed stops explore at once, not after the file.
+    @Test func sigtermWhileIndexingStopsAtOnce() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let config = try Self.chain(in: dir)
+        // 16 GiB of NUL bytes, sparse (no disk used): about 25 s to index in a debug build here.
+        let big = dir.file("logs/big.log")
+        #expect(FileManager.default.createFile(atPath: big, contents: nil) && truncate(big, 16 << 30) == 0)
+        let explore = try RunningSpytail(config: config, in: dir, verbose: false, arguments: ["--http", "127.0.0.1:0", big], subcommand: "explore")
+        #expect(RunTools.waitUntil(30) { explore.stderr.contains("http: listening on") }, "\(explore.stderr)")
+        explore.signal(SIGTERM)
+        let stopped = RunTools.waitUntil(3) { !explore.process.isRunning }
+        if !stopped { explore.killHard() }
+        #expect(stopped && explore.process.terminationStatus == 0, "still indexing 3 s after SIGTERM: \(explore.stderr)")
+        #expect(explore.stderr.contains("stopped while indexing (SIGTERM)") && !explore.stderr.contains("; ready"), "\(explore.stderr)")
+    }
+
     @Test func standardInputCannotBeExploredAndAnAddressInUseIsAnError() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
