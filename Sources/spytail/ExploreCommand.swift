@@ -23,16 +23,18 @@ struct ExploreCommand: ParsableCommand {
             once, /readyz with 200 once the index is built (503 with the progress before). The API needs the \
             token (Authorization: Bearer TOKEN, or the cookie set by opening /?token=TOKEN):
 
-              /api/info                     entries, time span, files, categories, tags, sources
-              /api/entries?from&to&after&limit   a page of records, oldest first; X-Spytail-Next is
-                                            the after= of the next page; X-Spytail-Total counts the
-                                            matches in the window (X-Spytail-Counted: those found so
-                                            far, when a search stopped at the page)
-              /api/count?from&to            {"total": N}: the matches in the window
-              /api/histogram?from&to&buckets    entries per time bucket and category
-              /api/facets?from&to           entries per category, tag, source and file
-              /api/context?id&before&after  an entry and its neighbours in its own file
-              /api/download?from&to         the view as a jsonl file
+              /api/info: entries, time span, files, categories, tags, sources
+              /api/entries?after=ROW&limit=N: a page of records, oldest first;
+                X-Spytail-Next is the after= of the next page, X-Spytail-Total
+                the matches in the window (X-Spytail-Counted: those found so
+                far, when a search stopped at its page)
+              /api/count: {"total": N}, the matches in the window
+              /api/histogram?buckets=N: entries per time bucket and category
+              /api/facets[?field=PATH]: entries per category, tag, source,
+                file; with field=, the field's top values in a sample
+              /api/context?id=ID&before=N&after=N: an entry and its
+                neighbours in its own file
+              /api/download: the view as a jsonl file
 
             Every view takes from= and to= (RFC 3339, or milliseconds since 1970; to is exclusive), q= (a \
             text, smart case: case-insensitive unless it has capitals) or regex= (PCRE2), and include= / \
