@@ -68,16 +68,28 @@ extension ExploreFace {
         return HTTPFace.json(.ok, #"{"total":\#(total)}"#)
     }
 
-    /// `/api/download`: every record of the view as jsonl (a file to save).
+    /// `/api/download`: every record of the view as jsonl (a file to save), streamed a page at a time: a view of
+    /// millions of entries costs a page of memory, not the file. A bad query is a 400 before anything is sent.
     static func download(_ explorer: Explorer, _ request: Request) throws -> Response {
         let query = try query(request.uri.queryParameters)
-        var bytes: [UInt8] = [], after: Int? = nil
-        repeat {
-            let page = try explorer.page(query, after: after, limit: maxPage)
-            for record in page.records { bytes += record; bytes.append(0x0A) }
-            after = page.next
-        } while after != nil
-        var response = HTTPFace.response(.ok, bytes, type: "application/x-ndjson")
+        let first = try explorer.page(query, after: nil, limit: maxPage)
+        var response = Response(status: .ok, body: ResponseBody { writer in
+            var page = first
+            while true {
+                var buffer = ByteBuffer()
+                for record in page.records {
+                    buffer.writeBytes(record)
+                    buffer.writeInteger(UInt8(0x0A))
+                }
+                if buffer.readableBytes > 0 { try await writer.write(buffer) }
+                guard let next = page.next else { break }
+                page = try explorer.page(query, after: next, limit: maxPage)
+            }
+            try await writer.finish(nil)
+        })
+        response.headers[.contentType] = "application/x-ndjson"
+        response.headers[.cacheControl] = "no-store"
+        response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.contentDisposition] = #"attachment; filename="spytail-explore.jsonl""#
         return response
     }
