@@ -71,7 +71,7 @@ public final class HTTPFaceController {
     }
 
     /// 0.0.0.0 is where it listens, not where a browser goes.
-    static func browsable(_ address: ListenAddress) -> String {
+    public static func browsable(_ address: ListenAddress) -> String {
         switch address.host {
         case "0.0.0.0": return "127.0.0.1:\(address.port)"
         case "::": return "[::1]:\(address.port)"

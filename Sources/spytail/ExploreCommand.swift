@@ -68,13 +68,7 @@ struct ExploreCommand: ParsableCommand {
     func run() throws {
         SignalListener.blockSignals()  // before any thread starts, so every thread inherits the mask
         let file = try options.load()
-        let compiled: CompiledConfig
-        do {
-            compiled = try CompiledConfig(file.config)
-        } catch {
-            FileHandleStderr.write(error.errors.map { "\(file.path): \($0)\n" }.joined())
-            throw ExitCode(2)
-        }
+        let compiled = file.compiled  // loading compiled it (and said every problem)
         let listen = try http.map(RunCommand.parseListen) ?? file.config.http?.listen ?? ListenAddress(host: "127.0.0.1", port: 0)
         let token: String, origin: APIToken.Origin
         do {
@@ -105,8 +99,7 @@ struct ExploreCommand: ParsableCommand {
         }
         defer { face.stop() }
         FileHandleStderr.write("spytail: http: listening on \(address)\n")
-        let browsable = address.host == "0.0.0.0" ? "127.0.0.1:\(address.port)" : address.description
-        FileHandleStderr.write("spytail: explore: http://\(browsable)/" + (origin == .random ? "?token=\(token)" : "") + "\n")
+        FileHandleStderr.write("spytail: explore: http://\(HTTPFaceController.browsable(address))/" + (origin == .random ? "?token=\(token)" : "") + "\n")
 
         let clock = ContinuousClock()
         let started = clock.now
@@ -120,16 +113,15 @@ struct ExploreCommand: ParsableCommand {
         indexed.withLock { $0 = true }
         let elapsed = started.duration(to: clock.now)
         FileHandleStderr.write("spytail: explore: \(index.count) entries of \(report.filesRead) files (\(report.linesRead) lines, "
-            + "\(report.bytesRead / 1_000_000) MB) indexed in \(Self.seconds(elapsed)) s; ready\n")
+            + "\(report.bytesRead / 1_000_000) MB) indexed in \(ScanSummary.format(Self.seconds(elapsed))) s; ready\n")
         if !report.errors.isEmpty { FileHandleStderr.write("spytail: explore: \(report.errors.count) files could not be read whole (see above)\n") }
         let signal = stops.pop()
         withExtendedLifetime(signals) {}
         FileHandleStderr.write("spytail: explore: stopped (\(signal == SIGINT ? "SIGINT" : "SIGTERM"))\n")
     }
 
-    static func seconds(_ duration: Duration) -> String {
-        let ms = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        return "\(ms / 1000).\(String(ms % 1000 / 10).leftPadded(to: 2))"
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
 
@@ -155,8 +147,4 @@ final class ExploreProgress: EventReporter {
         default: break
         }
     }
-}
-
-extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

@@ -10,7 +10,7 @@ public struct HistoryFacets: Sendable, Equatable {
     /// Counts the rows of `index` in `rows`; only those of `matched` (a search's rows) when it is given.
     public init(_ index: HistoryIndex, rows: Range<Int>, matched: [Int32]? = nil) {
         var byFile = [Int](repeating: 0, count: index.files.count)
-        var byCategory = [Int](repeating: 0, count: 1 << 16)
+        var byCategory = [Int](repeating: 0, count: (index.kinds.map { Int($0.category) }.max() ?? 0) + 1)
         var byTag = [Int](repeating: 0, count: TagSet.capacity)
         func count(_ row: Int) {
             let kind = index.kind(row)
