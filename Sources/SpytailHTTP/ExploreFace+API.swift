@@ -8,10 +8,14 @@ import SpytailIO
 extension ExploreFace {
     /// `/api/info`: mode, rows, time span, files, and the config's words (categories, tags, sources).
     static func info(_ explorer: Explorer) -> Response {
-        let index = explorer.index
+        explorer.withIndex { index in info(explorer, index) }
+    }
+
+    private static func info(_ explorer: Explorer, _ index: HistoryIndex) -> Response {
         var json = JSONText()
         json.object { o in
             o.field("mode", "history")
+            o.field("following") { j in j.array(explorer.following) { j, path in j.string(path) } }
             o.field("version", BuildInfo.version)
             o.field("entries", Int64(index.count))
             o.field("first", index.span.map { Int64($0.lowerBound / 1_000_000) }.map(Double.init))
@@ -121,12 +125,13 @@ extension ExploreFace {
         }
         let vocabulary = explorer.context.vocabulary
         let sources = explorer.context.config.sources.map(\.name)
+        let files = explorer.withIndex { $0.files.map(\.path) }
         func name(_ list: [String], _ i: Int) -> String { list.indices.contains(i) ? list[i] : "-" }
         let groups: [(String, [Int: Int], (Int) -> String)] = [
             ("category", facets.categories, { name(vocabulary.categories.map(\.name), $0) }),
             ("tag", facets.tags, { name(vocabulary.tags.map(\.name), $0) }),
             ("source", facets.sources, { $0 < 0 ? "-" : name(sources, $0) }),
-            ("file", facets.files, { explorer.index.files[$0].path }),
+            ("file", facets.files, { name(files, $0) }),
         ]
         var json = JSONText()
         json.object { o in

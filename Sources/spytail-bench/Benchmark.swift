@@ -363,7 +363,9 @@ extension Benchmark {
             print("\n\(workload.name) (\(workload.files.count) files, \(Report.grouped(workload.lines)) lines): spytail explore against lnav")
             let lnav = ExploreBenchmark.lnav(files: workload.files, workdir: workdir)
             let ours = ExploreBenchmark.spytail(spytail, config: config, files: workload.files, workdir: workdir)
-            misses += ExploreBenchmark.report(workload.name, ours: ours, lnav: lnav)
+            let withoutPoints = ExploreBenchmark.spytail(spytail, config: config, files: workload.files, workdir: workdir,
+                                                         options: ["--seek-points-every", "0"], onlyPages: true)
+            misses += ExploreBenchmark.report(workload.name, ours: ours, withoutSeekPoints: withoutPoints, lnav: lnav)
         }
         return misses
     }

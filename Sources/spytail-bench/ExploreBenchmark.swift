@@ -4,7 +4,8 @@ import Glibc
 /// (spytail: `/readyz` says ready; lnav: its load, `;SELECT count(*)`), peak RSS, searches (spytail: a page of
 /// `/api/entries?q=` with the full count in its header; lnav: `count(*) … LIKE`, less its load), regex
 /// searches, and histograms of windows (spytail: `/api/histogram`; lnav: `GROUP BY` minute and level, less
-/// its load). lnav reads the files with a format of the benchmark's own lines, installed in a config folder
+/// its load), and pages at twenty places of the history in a shuffled order (random access: through a gzip
+/// file's seek points, measured against the same run without them). lnav reads the files with a format of the benchmark's own lines, installed in a config folder
 /// of its own (`-I`).
 enum ExploreBenchmark {
     /// Twenty searches, rare to frequent; smart case (all lower case: any case, as lnav's LIKE).
@@ -23,8 +24,13 @@ enum ExploreBenchmark {
         var counts: [Double] = []
         var regexes: [Double] = []
         var histograms: [Double] = []
+        /// A page of 50 entries at twenty places, in a shuffled order.
+        var pages: [Double] = []
         var entries = 0
     }
+
+    /// Where the twenty pages start, in twentieths of the history: shuffled, so that no page reads on from the last.
+    static let pagePlaces = [13, 2, 19, 7, 0, 16, 10, 4, 18, 1, 12, 8, 15, 5, 17, 3, 11, 14, 6, 9]
 
     static let lnavFormat = #"""
         {
@@ -42,10 +48,12 @@ enum ExploreBenchmark {
         """#
 
     /// spytail explore on `files`: started, waited for until ready, asked the queries, stopped.
-    static func spytail(_ spytail: String, config: String, files: [String], workdir: String) -> Figures {
+    /// `onlyPages`: the shuffled pages only (a second run with other `options`).
+    static func spytail(_ spytail: String, config: String, files: [String], workdir: String, options: [String] = [],
+                        onlyPages: Bool = false) -> Figures {
         let stderr = "\(workdir)/explore.stderr"
         let start = Runner.now()
-        let pid = RunCatchUp.spawn([spytail, "explore", "--quiet", "--config", config, "--http", "127.0.0.1:0"] + files, stderr: stderr)
+        let pid = RunCatchUp.spawn([spytail, "explore", "--quiet", "--config", config, "--http", "127.0.0.1:0"] + options + files, stderr: stderr)
         defer {
             kill(pid, SIGTERM)
             var status: Int32 = 0
@@ -73,6 +81,10 @@ enum ExploreBenchmark {
         if let said = text.range(of: "explore: ") {
             figures.entries = Int(text[said.upperBound...].prefix { $0.isNumber }) ?? 0
         }
+        for place in pagePlaces {
+            figures.pages.append(get("/api/entries?limit=50&after=\(figures.entries * place / pagePlaces.count + 37)").seconds)
+        }
+        if onlyPages { return figures }
         for word in searches {
             let page = get("/api/entries?limit=100&q=\(percentEncoded(word))").seconds
             figures.searches.append(page)
@@ -123,7 +135,7 @@ enum ExploreBenchmark {
     }
 
     /// Prints both tools' figures for one workload and the ratios the explore issue sets as targets.
-    static func report(_ name: String, ours: Figures, lnav: Figures) -> [String] {
+    static func report(_ name: String, ours: Figures, withoutSeekPoints: Figures, lnav: Figures) -> [String] {
         func ms(_ seconds: Double) -> String { Report.fixed(seconds * 1000, 0) + " ms" }
         func mb(_ kb: Int) -> String { Report.fixed(Double(kb) / 1024, 1) + " MB" }
         let p95 = { (values: [Double]) in percentile(values, 0.95) }
@@ -133,6 +145,8 @@ enum ExploreBenchmark {
               + "\(ms(median(lnav.counts)))/\(ms(p95(lnav.counts))): lnav/spytail p95 = \(Report.fixed(p95(lnav.counts) / p95(ours.counts), 2))x")
         print("\(name) explore: regex (5) p50/max spytail \(ms(median(ours.regexes)))/\(ms(ours.regexes.max() ?? .nan)); "
               + "histogram (10 windows) p95 spytail \(ms(p95(ours.histograms))), lnav GROUP BY beyond its load \(ms(p95(lnav.histograms)))")
+        print("\(name) explore: a page of 50 at 20 shuffled places p50/p95 spytail \(ms(median(ours.pages)))/\(ms(p95(ours.pages))), "
+              + "without gzip seek points \(ms(median(withoutSeekPoints.pages)))/\(ms(p95(withoutSeekPoints.pages))) (--seek-points-every 0)")
         print("\(name) explore: peak RSS spytail \(mb(ours.peakRSSKB)), lnav \(mb(lnav.peakRSSKB))")
         var misses: [String] = []
         if ours.ready > lnav.ready { misses.append("\(name): ready \(Report.fixed(ours.ready, 2)) s, slower than lnav's load \(Report.fixed(lnav.ready, 2)) s") }

@@ -43,6 +43,10 @@ struct ExploreCommand: ParsableCommand {
 
             A file that cannot be read, or a gzip that is damaged, is reported on stderr; what was read before \
             the damage is indexed, followed by a "gap" entry where reading stopped.
+
+            A gzip file is indexed with seek points (every --seek-points-every MiB of its decompressed text, \
+            about 55 KB each), so showing an entry deep inside a large member inflates from the nearest point \
+            instead of from the start of the file.
             """)
 
     @OptionGroup var options: ConfigOption
@@ -58,11 +62,23 @@ struct ExploreCommand: ParsableCommand {
                                valueName: "host:port"))
     var http: String?
 
+    @Flag(help: ArgumentHelp("Keep reading the live files (not their rotated copies) after indexing: new entries join the view, through rotations."))
+    var follow = false
+
+    @Option(help: ArgumentHelp("With --follow: milliseconds between looks at the live files.", valueName: "ms"))
+    var followInterval: Int = 250
+
+    @Option(help: ArgumentHelp("MiB of decompressed text between a gzip file's seek points (0: none; each entry is then inflated from the file's start).",
+                               valueName: "mib"))
+    var seekPointsEvery: Int = Int(HistoryIndexer.defaultSeekPointSpacing >> 20)
+
     @Flag(name: .shortAndLong, help: "No progress on stderr; the address, the URL and problems are still printed.")
     var quiet = false
 
     func validate() throws {
         if paths.contains("-") { throw ValidationError("explore reads files again when it shows them: standard input ('-') cannot be explored") }
+        if !(10...60_000).contains(followInterval) { throw ValidationError("--follow-interval \(followInterval): milliseconds, 10 to 60000") }
+        if seekPointsEvery < 0 { throw ValidationError("--seek-points-every \(seekPointsEvery): MiB, 0 or more") }
     }
 
     func run() throws {
@@ -106,16 +122,32 @@ struct ExploreCommand: ParsableCommand {
         let console = ConsoleReporter(logger: Logger(label: "spytail"), verbose: false, progress: !quiet && isatty(STDERR_FILENO) == 1,
                                       clock: clock, totalFiles: inputs.count)
         let reporter = ExploreProgress(console: console, face: face, totalFiles: inputs.count)
-        let indexer = HistoryIndexer(config: compiled, events: reporter)
-        let (index, report) = indexer.index(files: inputs)
+        let indexer = HistoryIndexer(config: compiled, events: reporter,
+                                     seekPointSpacing: seekPointsEvery > 0 ? Int64(seekPointsEvery) << 20 : nil)
+        let live = follow ? InputPaths.liveFiles(file, inputs: inputs, explicit: !paths.isEmpty) : []
+        let (index, report) = indexer.index(files: inputs, follow: live)
         console.endProgress()
-        face.serve(Explorer(index: index, config: compiled))
+        let follower = indexer.follower(config: compiled)
+        let explorer = Explorer(index: index, config: compiled, seekPoints: indexer.seekPoints, following: follower?.paths ?? [])
+        face.serve(explorer)
         indexed.withLock { $0 = true }
         let elapsed = started.duration(to: clock.now)
         FileHandleStderr.write("spytail: explore: \(index.count) entries of \(report.filesRead) files (\(report.linesRead) lines, "
             + "\(report.bytesRead / 1_000_000) MB) indexed in \(ScanSummary.format(Self.seconds(elapsed))) s; ready\n")
         if !report.errors.isEmpty { FileHandleStderr.write("spytail: explore: \(report.errors.count) files could not be read whole (see above)\n") }
-        let signal = stops.pop()
+        if follow {
+            FileHandleStderr.write("spytail: explore: following " + (follower.map { "\($0.paths.count) live files: " + $0.paths.joined(separator: ", ") }
+                ?? "nothing (no live plain file among those read)") + "\n")
+        }
+        var signal: Int32?
+        while signal == nil {
+            guard let follower else {
+                signal = stops.pop()
+                break
+            }
+            signal = stops.pop(timeout: .milliseconds(followInterval)) ?? nil
+            if signal == nil { explorer.follow(follower) }
+        }
         withExtendedLifetime(signals) {}
         FileHandleStderr.write("spytail: explore: stopped (\(signal == SIGINT ? "SIGINT" : "SIGTERM"))\n")
     }

@@ -45,4 +45,26 @@ enum InputPaths {
         defer { free(cwd) }
         return String(cString: cwd)
     }
+
+    /// The live files among `inputs` (what `explore --follow` reads on): a configured source's live files, or,
+    /// for explicit paths, each path that is not a rotated copy of another path given (`app.log` among
+    /// `app.log.2.gz app.log.1 app.log`).
+    static func liveFiles(_ file: ConfigFile, inputs: [(path: String, source: Int)], explicit: Bool) -> Set<String> {
+        let sources = file.config.sources
+        guard explicit else {
+            let discovery = PathDiscovery(baseDirectory: file.baseDirectory, sources: sources)
+            return Set(inputs.filter { $0.source >= 0 && discovery.isLiveFile($0.path, of: sources[$0.source]) }.map(\.path))
+        }
+        func split(_ path: String) -> (folder: Substring, name: Substring) {
+            guard let slash = path.lastIndex(of: "/") else { return ("", path[...]) }
+            return (path[..<slash], path[path.index(after: slash)...])
+        }
+        let named = inputs.map { split($0.path) }
+        return Set(inputs.indices.filter { k in
+            !named.indices.contains { other in
+                other != k && named[other].folder == named[k].folder
+                    && RotationName.parse(live: String(named[other].name), candidate: String(named[k].name)) != nil
+            }
+        }.map { inputs[$0].path })
+    }
 }

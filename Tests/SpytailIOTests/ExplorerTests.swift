@@ -20,11 +20,13 @@ struct ExplorerTests {
         let detail: String?
     }
 
-    func explorer(_ paths: [String], searchBlockRows: Int = 16_384) throws -> (Explorer, ScanReport, RecordingEventReporter) {
+    func explorer(_ paths: [String], searchBlockRows: Int = 16_384,
+                  seekPointSpacing: Int64? = HistoryIndexer.defaultSeekPointSpacing) throws -> (Explorer, ScanReport, RecordingEventReporter) {
         let compiled = try CompiledConfig(json: Array(Self.config.utf8))
         let events = RecordingEventReporter()
-        let (index, report) = HistoryIndexer(config: compiled, events: events).index(files: paths.map { ($0, SourceFile.unnamed) })
-        return (Explorer(index: index, config: compiled, searchBlockRows: searchBlockRows), report, events)
+        let indexer = HistoryIndexer(config: compiled, events: events, seekPointSpacing: seekPointSpacing)
+        let (index, report) = indexer.index(files: paths.map { ($0, SourceFile.unnamed) })
+        return (Explorer(index: index, config: compiled, seekPoints: indexer.seekPoints, searchBlockRows: searchBlockRows), report, events)
     }
 
     func decode(_ records: [[UInt8]]) throws -> [Record] {
@@ -66,7 +68,7 @@ struct ExplorerTests {
         defer { dir.remove() }
         let paths = twoFiles(dir)
         let (explorer, report, _) = try explorer(paths)
-        #expect(report.filesRead == 2 && report.errors.isEmpty && explorer.index.count == 6)
+        #expect(report.filesRead == 2 && report.errors.isEmpty && explorer.withIndex(\.count) == 6)
         let page = try explorer.page(ExploreQuery(), after: nil, limit: 100)
         #expect(page.total == 6 && page.next == nil)
         #expect(page.records.map { String(decoding: $0, as: UTF8.self) } == (try merged(paths)))
@@ -131,7 +133,7 @@ struct ExplorerTests {
         let lines = (0..<20_000).map { "2026-11-26T10:\(String(format: "%02d:%02d", $0 / 600 % 60, $0 / 10 % 60)).\(String(format: "%03d", $0 % 10 * 100))Z INFO line \($0) \(String(repeating: "y", count: 30))\n" }
         let path = dir.write("big.log.gz", Gzip.member(lines.joined()))
         let (explorer, _, _) = try explorer([path])
-        #expect(explorer.index.count == 20_000)
+        #expect(explorer.withIndex(\.count) == 20_000)
         var messages: [String] = [], after: Int? = nil
         repeat {
             let page = try explorer.page(ExploreQuery(), after: after, limit: 1500)
@@ -222,5 +224,35 @@ struct ExplorerTests {
         let sampled = try explorer.topValues(ExploreQuery(), field: "http.status", sample: 2)
         #expect(sampled.sampled == 2 && sampled.values.map(\.value) == ["200", "500"], "rows 0 and 2")
         #expect(throws: ExploreError.self) { try explorer.topValues(ExploreQuery(), field: "") }
+    }
+
+    /// A large gzip member read through seek points in any order (the last entry first, then the first, then
+    /// pages from the middle) gives the records `scan --merge` writes; so does the same path decompressed in place.
+    @Test func entriesDeepInAGzipMemberAreReadFromItsSeekPoints() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let lines = (0..<4000).map { "2026-11-26T10:\($0 / 60 % 60):\($0 % 60)Z INFO request \($0) \(String(repeating: "x", count: 200 + $0 % 50))" }
+        let text = lines.joined(separator: "\n") + "\n"
+        let path = dir.write("app.log.1.gz", Gzip.member(text))
+        let expected = try merged([path])
+        // Indexing reads 256 KB at a time: a point after each read of this 1 MB member but the last.
+        let compiled = try CompiledConfig(json: Array(Self.config.utf8))
+        let indexer = HistoryIndexer(config: compiled, events: RecordingEventReporter(), seekPointSpacing: 16_384)
+        let (index, _) = indexer.index(files: [(path, SourceFile.unnamed)])
+        #expect(index.count == 4000 && (indexer.seekPoints[0]?.count ?? 0) >= 3)
+        let explorer = Explorer(index: index, config: compiled, seekPoints: indexer.seekPoints)
+        func page(after: Int?, limit: Int) throws -> [String] {
+            try explorer.page(ExploreQuery(), after: after, limit: limit).records.map { String(decoding: $0, as: UTF8.self) }
+        }
+        for (after, limit) in [(3997, 2), (nil, 3), (2500, 5), (1200, 5), (3000, 1000)] as [(Int?, Int)] {
+            let from = (after ?? -1) + 1
+            #expect(try page(after: after, limit: limit) == Array(expected[from..<min(expected.count, from + limit)]))
+        }
+        let last = try decode([Array(expected[3999].utf8)])[0]
+        let context = try explorer.context(id: last.id, before: 2, after: 0)
+        #expect(context.records.map { String(decoding: $0, as: UTF8.self) } == Array(expected[3997...]))
+        // Decompressed in place: same name, same content, no longer gzip. The points are not used.
+        _ = dir.write("app.log.1.gz", text)
+        #expect(try page(after: 3500, limit: 2) == Array(expected[3501..<3503]))
     }
 }

@@ -6,8 +6,9 @@
 ///
 /// Columns, not an array of structs, and few bytes a row: a time (8), an offset (8) and a kind (4), the index
 /// of the row's (file, category, tags) in `kinds`: logs repeat few of those. 20 bytes a row, 40 MB for 2M
-/// entries. Built once by `HistoryIndexBuilder`, then read-only and shared between request threads.
-public final class HistoryIndex: Sendable {
+/// entries. Built by `HistoryIndexBuilder`; after that it changes only by `append` (`explore --follow`), which
+/// its owner serializes with every read (`Explorer`'s lock).
+public final class HistoryIndex: @unchecked Sendable {
     /// A row's file, category and tags.
     public struct Kind: Sendable, Hashable {
         public let file: UInt32
@@ -16,21 +17,21 @@ public final class HistoryIndex: Sendable {
     }
 
     /// The files read, in the order they were read.
-    public let files: [SourceFile]
+    public private(set) var files: [SourceFile]
     /// Bytes of each file read (decompressed): where its last entry ends.
-    public let fileSizes: [Int64]
+    public private(set) var fileSizes: [Int64]
     /// Nanoseconds since the Unix epoch the row sorts by: its own time, or for an entry without one the time of
     /// the entry before it in its file (the first ones of a file: the first time that follows).
-    public let times: [Int64]
+    public private(set) var times: [Int64]
     /// Offset of the entry's first line in its file's decompressed stream.
-    public let offsets: [Int64]
+    public private(set) var offsets: [Int64]
     /// Each row's index into `kinds`.
-    public let kindIndices: [UInt32]
-    public let kinds: [Kind]
+    public private(set) var kindIndices: [UInt32]
+    public private(set) var kinds: [Kind]
     /// Rows that stand for a gap (damaged data), by row: the report to show for it.
-    public let gaps: [Int: GapReport]
+    public private(set) var gaps: [Int: GapReport]
     /// Each file's rows in offset order (what "show context" walks, and what a search reads file by file).
-    public let rowsByFile: [[Int32]]
+    public private(set) var rowsByFile: [[Int32]]
 
     init(files: [SourceFile], fileSizes: [Int64], times: [Int64], offsets: [Int64], kindIndices: [UInt32], kinds: [Kind],
          gaps: [Int: GapReport], rowsByFile: [[Int32]]) {
@@ -43,6 +44,11 @@ public final class HistoryIndex: Sendable {
         self.gaps = gaps
         self.rowsByFile = rowsByFile
     }
+
+    /// Kinds by value (to append rows of a kind seen before).
+    private var kindNumbers: [Kind: UInt32] = [:]
+    /// The time of the last entry appended to each file that had one (for the appended entries without a time).
+    private var lastTimes: [Int: Int64] = [:]
 
     public var count: Int { times.count }
     /// The first and last times (nil when there are no rows).
@@ -91,5 +97,49 @@ public final class HistoryIndex: Sendable {
             if offsets[Int(list[middle])] < offset { low = middle + 1 } else { high = middle }
         }
         return low < list.count && offsets[Int(list[low])] == offset ? low : nil
+    }
+
+    /// A file that started after the index was built (a followed file rotated: its new content); returns its number.
+    public func appendFile(_ file: SourceFile) -> Int {
+        files.append(file)
+        fileSizes.append(0)
+        rowsByFile.append([])
+        return files.count - 1
+    }
+
+    /// An entry read after the index was built, at the end of followed `file` (where it was read up to `end`).
+    /// Rows stay ordered by time: an entry older than the last row (a source behind another) is placed last and
+    /// counted at the last row's time; one without a time takes its file's last time, or the last row's.
+    public func append(file: Int, offset: Int64, time: Int64?, category: Int, tags: TagSet, end: Int64) {
+        let newest = times.last ?? Int64.min
+        let own = time ?? lastTimes[file] ?? newest
+        if let time { lastTimes[file] = time }
+        let row = times.count
+        times.append(max(own, newest))
+        offsets.append(offset)
+        kindIndices.append(kindNumber(Kind(file: UInt32(file), category: UInt16(truncatingIfNeeded: category), tags: tags.bits)))
+        rowsByFile[file].append(Int32(row))
+        fileSizes[file] = max(fileSizes[file], end)
+    }
+
+    /// A followed file was read up to `end`.
+    public func noteRead(file: Int, upTo end: Int64) {
+        fileSizes[file] = max(fileSizes[file], end)
+    }
+
+    /// A gap found after the index was built (a followed file shrank, or failed to read): a row of its own.
+    public func appendGap(_ report: GapReport, file: Int, category: Int) {
+        gaps[times.count] = report
+        append(file: file, offset: report.offset, time: nil, category: category, tags: TagSet(), end: report.offset)
+    }
+
+    private func kindNumber(_ kind: Kind) -> UInt32 {
+        if kindNumbers.isEmpty && !kinds.isEmpty {
+            for (number, known) in kinds.enumerated() { kindNumbers[known] = UInt32(number) }
+        }
+        if let number = kindNumbers[kind] { return number }
+        kinds.append(kind)
+        kindNumbers[kind] = UInt32(kinds.count - 1)
+        return UInt32(kinds.count - 1)
     }
 }

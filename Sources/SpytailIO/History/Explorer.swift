@@ -4,9 +4,13 @@ import SpytailCore
 /// queries the HTTP API answers (a page of a window, the histogram, the facets, an entry's context). Requests
 /// run one at a time (the reader's files and regexes are not shared); a search's matching rows are kept for
 /// the next request with the same conditions (paging, the histogram and the facets of one view share it).
+/// With `--follow`, `follow` appends the live files' new entries between requests.
 public final class Explorer: Sendable {
-    public let index: HistoryIndex
+    /// Read it through `withIndex` (it grows while followed).
+    private let index: HistoryIndex
     public let context: ViewContext
+    /// The live files `--follow` reads on (empty: none).
+    public let following: [String]
     private let state: Locked<State>
 
     private struct State {
@@ -31,14 +35,35 @@ public final class Explorer: Sendable {
     /// Rows a search reads at a time (`HistorySearch`).
     let searchBlockRows: Int
 
-    public init(index: HistoryIndex, config: CompiledConfig, searchBlockRows: Int = 16_384) {
+    /// `seekPoints`: each gzip file's, by its number in `index.files` (`HistoryIndexer.seekPoints`).
+    public init(index: HistoryIndex, config: CompiledConfig, seekPoints: [Int: GzipSeekPoints] = [:], following: [String] = [],
+                searchBlockRows: Int = 16_384) {
         self.index = index
+        self.following = following
         self.searchBlockRows = searchBlockRows
         context = ViewContext(config)
-        state = Locked(State(reader: HistoryReader(index: index, config: config)))
+        state = Locked(State(reader: HistoryReader(index: index, config: config, seekPoints: seekPoints)))
     }
 
     public var categoryNames: [String] { context.vocabulary.categories.map(\.name) }
+
+    /// Reads the index between appends.
+    public func withIndex<T>(_ body: (HistoryIndex) -> T) -> T {
+        state.withLock { _ in body(index) }
+    }
+
+    /// Reads what the followed files gained into the index; returns the entries added. A search's blocks from
+    /// the old end on are searched again when next asked.
+    @discardableResult
+    public func follow(_ follower: HistoryFollower, now: ContinuousClock.Instant = .now) -> Int {
+        state.withLock { state in
+            let before = index.count
+            let added = follower.poll(into: index, now: now)
+            state.reader.addCursors()
+            if index.count != before { state.search?.forget(from: before) }
+            return added
+        }
+    }
 
     /// The search of `query` (over all times; a window is then a slice of it), the last one when it is the same.
     private func search(_ query: ExploreQuery, _ state: inout State) throws(ExploreError) -> HistorySearch? {
@@ -163,8 +188,8 @@ public final class Explorer: Sendable {
     /// The entry with record id `id` (`FINGERPRINT-OFFSET`) and its neighbours in its own file: the records,
     /// and which of them is the entry.
     public func context(id: String, before: Int, after: Int) throws(ExploreError) -> (records: [[UInt8]], at: Int) {
-        guard let row = row(id: id) else { throw ExploreError("id=\(id): no entry of the history has this id") }
-        return state.withLock { state in
+        try state.withLock { (state) throws(ExploreError) in
+            guard let row = row(id: id) else { throw ExploreError("id=\(id): no entry of the history has this id") }
             let rows = index.context(of: row, before: before, after: after)
             let records = state.reader.records(rows)
             let at = rows.firstIndex(of: row) ?? 0
@@ -173,8 +198,8 @@ public final class Explorer: Sendable {
         }
     }
 
-    /// The row of a record id.
-    public func row(id: String) -> Int? {
+    /// The row of a record id (under the lock).
+    private func row(id: String) -> Int? {
         guard let dash = id.lastIndex(of: "-"), let offset = Int64(id[id.index(after: dash)...]),
               let value = UInt64(id[..<dash], radix: 16) else { return nil }
         for (file, source) in index.files.enumerated() where source.fingerprint.value == value {

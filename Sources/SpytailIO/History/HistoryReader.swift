@@ -11,6 +11,7 @@ public final class HistoryReader {
     private let formatter: JSONLinesFormatter
     private let scratch = OutputBuffer(capacity: 64 * 1024)
     private var cursors: [HistoryFileCursor]
+    private let seekPoints: [Int: GzipSeekPoints]
     /// Per source (`source + 1`): its parser's message is a piece of the entry's raw text, so a text that is not
     /// in the raw text cannot be in the message (a JSON or logfmt message may be decoded from escapes: no).
     private let messageIsRaw: [Bool]
@@ -18,17 +19,27 @@ public final class HistoryReader {
     /// Bytes read at a time.
     static let chunkSize = 64 * 1024
 
-    public init(index: HistoryIndex, config: CompiledConfig) {
+    /// `seekPoints`: each gzip file's, by its number in `index.files` (`HistoryIndexer.seekPoints`).
+    public init(index: HistoryIndex, config: CompiledConfig, seekPoints: [Int: GzipSeekPoints] = [:]) {
         self.index = index
         pipeline = HistoryIndexer.pipeline(config)
         vocabulary = config.rules.vocabulary
         formatter = JSONLinesFormatter(vocabulary: vocabulary)
-        cursors = index.files.map { HistoryFileCursor(path: $0.path, fingerprint: $0.fingerprint) }
+        self.seekPoints = seekPoints
+        cursors = []
         messageIsRaw = (SourceFile.unnamed..<config.config.sources.count).map { Self.messageIsRaw(config.parser(forSource: $0).format) }
         buffer = .allocate(byteCount: Self.chunkSize, alignment: 64)
+        addCursors()
     }
 
     deinit { buffer.deallocate() }
+
+    /// Cursors for the files the index gained since (followed files' new content).
+    func addCursors() {
+        for file in cursors.count..<index.files.count {
+            cursors.append(HistoryFileCursor(path: index.files[file].path, fingerprint: index.files[file].fingerprint, seekPoints: seekPoints[file]))
+        }
+    }
 
     static func messageIsRaw(_ format: LineParser.Format) -> Bool {
         switch format {

@@ -40,6 +40,12 @@ final class HistorySearch {
         return rows
     }
 
+    /// Forgets the blocks that hold rows from `row` on (rows were appended there: they are searched again).
+    func forget(from row: Int) {
+        let first = row / blockRows
+        found = found.filter { $0.key < first }
+    }
+
     /// The first `limit` matches in `window` at or after row `start`, and whether there are more.
     func first(_ limit: Int, in window: Range<Int>, from start: Int, _ reader: HistoryReader) -> (rows: [Int], more: Bool) {
         let range = max(window.lowerBound, start)..<window.upperBound

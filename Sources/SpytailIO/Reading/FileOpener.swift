@@ -24,6 +24,13 @@ public enum FileOpener {
     /// Whether `path` is a readable regular file that is not gzip (one that a writer may still append to).
     public static func isPlain(_ path: String) -> Bool { contentSize(path)?.isPlain ?? false }
 
+    /// Whether the file open at `fd` starts with gzip's magic bytes (read with pread: the offset stays).
+    static func startsWithGzipMagic(_ fd: Int32) -> Bool {
+        var bytes = [UInt8](repeating: 0, count: 2)
+        let n = (try? bytes.withUnsafeMutableBytes { (buffer) throws(Errno) in try Syscall.pread(fd, buffer, at: 0) }) ?? 0
+        return isGzip(Array(bytes[..<max(0, n)]))
+    }
+
     /// gzip's magic bytes at the start of `head`.
     private static func isGzip(_ head: [UInt8]) -> Bool { head.count >= 2 && head[0] == 0x1F && head[1] == 0x8B }
 

@@ -22,6 +22,10 @@ public final class GzipReader: ByteSource {
     /// File offset just past the bytes read into `input` so far.
     private var fileOffset: Int64 = 0
     private var state = State.betweenMembers
+    /// Decompressed bytes handed out so far.
+    public private(set) var produced: Int64 = 0
+    /// Where to record seek points while reading (`spytail explore`'s indexing); nil: none.
+    public var seekPoints: GzipSeekPoints?
 
     public var isCompressed: Bool { true }
 
@@ -36,6 +40,21 @@ public final class GzipReader: ByteSource {
         isal_inflate_init(inflater)
         inflater.pointee.next_in = input.baseAddress!.assumingMemoryBound(to: UInt8.self)
         inflater.pointee.avail_in = 0
+    }
+
+    /// A reader that starts at `point`, one of `path`'s seek points: it reads on from there as the reader that
+    /// recorded the point did. The caller checked that the file is still the one the point was taken in.
+    public convenience init(fd: Int32, path: String, resumingAt point: GzipSeekPoints.Point, inputSize: Int = 128 * 1024) throws(ReadError) {
+        self.init(fd: fd, path: path, inputSize: inputSize)
+        if lseek(fd, off_t(point.compressedOffset), SEEK_SET) < 0 {
+            throw ReadError(path: path, offset: point.compressedOffset, cause: .read(Errno(errno)))
+        }
+        point.state.withUnsafeBytes { UnsafeMutableRawPointer(inflater).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        inflater.pointee.next_in = input.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        inflater.pointee.avail_in = 0
+        fileOffset = point.compressedOffset
+        produced = point.uncompressedOffset
+        state = .inMember
     }
 
     deinit {
@@ -67,9 +86,24 @@ public final class GzipReader: ByteSource {
                 throw error
             }
             state = .failed(error)
+            self.produced += Int64(produced)
             return produced
         }
-        return buffer.count - Int(inflater.pointee.avail_out)
+        let produced = buffer.count - Int(inflater.pointee.avail_out)
+        self.produced += Int64(produced)
+        if let seekPoints, case .inMember = state {
+            seekPoints.offer(at: self.produced) { seekPoint() }
+        }
+        return produced
+    }
+
+    /// The inflater's state now, as a seek point: its fields and the part of its output buffer in use (the
+    /// history back-references reach into).
+    private func seekPoint() -> GzipSeekPoints.Point {
+        let historyStart = Int(spytail_isal_inflate_history_offset())
+        let inUse = historyStart + Int(max(0, inflater.pointee.tmp_out_valid))
+        let bytes = [UInt8](UnsafeRawBufferPointer(start: UnsafeRawPointer(inflater), count: min(inUse, MemoryLayout<inflate_state>.size)))
+        return GzipSeekPoints.Point(uncompressedOffset: produced, compressedOffset: consumedOffset, state: bytes)
     }
 
     private func inflateUntilFull() throws(ReadError) {
