@@ -104,6 +104,49 @@ struct ExploreCommandTests {
         #expect(explore.stderr.contains("stopped (SIGTERM)"))
     }
 
+    /// `--follow`: lines appended to the live file join the view, through a rotation by rename, while the rotated
+    /// copies are not followed; `/api/info` names the followed file.
+    @Test func followReadsTheLiveFileOnThroughARotation() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let config = try Self.chain(in: dir)
+        let explore = try RunningSpytail(config: config, in: dir, verbose: false,
+                                         arguments: ["--http", "127.0.0.1:0", "--follow", "--follow-interval", "50"], subcommand: "explore")
+        var port = 0, token = ""
+        #expect(RunTools.waitUntil(30) {
+            let text = explore.stderr
+            if let line = text.split(separator: "\n").first(where: { $0.contains("http: listening on") }) { port = Int(line.split(separator: ":").last ?? "") ?? 0 }
+            if let range = text.range(of: "?token=") { token = String(text[range.upperBound...].prefix { $0.isHexDigit }) }
+            return port > 0 && token.count == 32
+        }, "\(explore.stderr)")
+        func get(_ path: String) throws -> HTTPRun.Reply { try HTTPRun.request(port: port, in: dir, path, bearer: token) }
+        #expect(RunTools.waitUntil(30) { (try? HTTPRun.request(port: port, in: dir, "/readyz", bearer: nil).status) == 200 }, "\(explore.stderr)")
+        let info = try get("/api/info").json as? [String: Any]
+        #expect((info?["following"] as? [String])?.map { $0.hasSuffix("logs/app.log") } == [true], "\(String(describing: info))")
+        func count(_ q: String) -> Int { ((try? get("/api/count?q=\(q)"))?.json as? [String: Any])?["total"] as? Int ?? -1 }
+        #expect(count("zebra") == 0)
+        let live = dir.file("logs/app.log")
+        func append(_ text: String) throws {
+            let handle = try #require(FileHandle(forWritingAtPath: live))
+            handle.seekToEndOfFile()
+            handle.write(Data(text.utf8))
+            try handle.close()
+        }
+        try append("2026-11-20T10:10:01Z INFO zebra one\n2026-11-20T10:10:02Z INFO zebra two\n")
+        #expect(RunTools.waitUntil(20) { count("zebra") == 2 }, "the second is handed out after the idle timeout")
+        // Rotated by rename, a new live file: both read, the old entries still shown (from app.log.1 now).
+        try append("2026-11-20T10:10:03Z INFO zebra three, just before the rotation\n")
+        try FileManager.default.moveItem(atPath: dir.file("logs/app.log.1"), toPath: dir.file("logs/app.log.2"))
+        try FileManager.default.moveItem(atPath: live, toPath: dir.file("logs/app.log.1"))
+        dir.write("logs/app.log", "2026-11-20T10:10:04Z INFO zebra four, in the new file\n")
+        #expect(RunTools.waitUntil(20) { count("zebra") == 4 }, "\(explore.stderr)")
+        let page = try get("/api/entries?q=zebra")
+        #expect((page.json as? [[String: Any]])?.compactMap { $0["message"] as? String } == [
+            "zebra one", "zebra two", "zebra three, just before the rotation", "zebra four, in the new file"])
+        let (status, _) = explore.stop()
+        #expect(status == 0)
+    }
+
     /// SIGTERM while a large file is indexed stops explore at once, not after the file.
     @Test func sigtermWhileIndexingStopsAtOnce() throws {
         let dir = TemporaryDirectory()
