@@ -47,7 +47,8 @@ extension ExploreFace {
     /// `/api/entries?from&to&q|regex&include&exclude&after&limit`: a page of records, oldest first. Headers:
     /// `X-Spytail-Total` (matches in the window) when the search went through the whole window, else
     /// `X-Spytail-Counted` (matches found so far: a search reads only as far as the page needs; `/api/count`
-    /// gives the total), `X-Spytail-Next` (the `after=` of the next page, if any),
+    /// gives the total), `X-Spytail-Next` (the `after=` of the next page, if any), `X-Spytail-Last` (the row of
+    /// the page's last entry: with `--follow`, `after=` it asks for the entries that joined since),
     /// `X-Spytail-Unreadable` (entries of the page left out: their file was moved, replaced or deleted since).
     static func entries(_ explorer: Explorer, _ request: Request) throws -> Response {
         let parameters = request.uri.queryParameters
@@ -62,6 +63,7 @@ extension ExploreFace {
         var response = HTTPFace.json(.ok, json)
         response.headers[HTTPField.Name(page.complete ? "X-Spytail-Total" : "X-Spytail-Counted")!] = String(page.total)
         if let next = page.next { response.headers[HTTPField.Name("X-Spytail-Next")!] = String(next) }
+        if let last = page.last { response.headers[HTTPField.Name("X-Spytail-Last")!] = String(last) }
         if page.unreadable > 0 { response.headers[HTTPField.Name("X-Spytail-Unreadable")!] = String(page.unreadable) }
         return response
     }

@@ -187,6 +187,45 @@ struct ExploreCommandTests {
 /// the damage is, an entry's context, and a 10 MB line.
 @Suite(.ownThread, .serialized)
 struct ExploreDashboardTests {
+    /// `explore --follow` in the browser: new lines of the live file show up at the end of a view that reaches
+    /// the present, with the count, without a reload.
+    @Test func aFollowedHistoryGrowsInThePage() throws {
+        guard WebDriver.available else { throw WebDriver.Failure(description: WebDriver.missing) }
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let config = try ExploreCommandTests.chain(in: dir)
+        let explore = try RunningSpytail(config: config, in: dir, verbose: false,
+                                         arguments: ["--http", "127.0.0.1:0", "--follow", "--follow-interval", "50"], subcommand: "explore")
+        defer { _ = explore.stop() }
+        var port = 0, token = ""
+        #expect(RunTools.waitUntil(30) {
+            let text = explore.stderr
+            if let line = text.split(separator: "\n").first(where: { $0.contains("http: listening on") }) { port = Int(line.split(separator: ":").last ?? "") ?? 0 }
+            if let range = text.range(of: "?token=") { token = String(text[range.upperBound...].prefix { $0.isHexDigit }) }
+            return port > 0 && token.count == 32 && text.contains("; ready")
+        }, "\(explore.stderr)")
+        let base = "http://127.0.0.1:\(port)"
+        let browser = try WebDriver(in: dir)
+        defer { browser.quit() }
+        try browser.open("\(base)/?token=\(token)")
+        try browser.run("localStorage.setItem('spytail.tour.v1.done', '1')")
+        // The last minutes only: the whole view fits a page, so it reaches the present.
+        try browser.open(base + "/?from=1795171080000")  // 2026-11-20T10:38:00Z
+        #expect(browser.waitFor(20, "return document.querySelectorAll('[data-rows] .row').length > 0"), "\(explore.stderr)")
+        #expect(browser.texts("[data-connection]") == ["following"])
+        let before = browser.texts("[data-rows] .row .message").count
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: dir.file("logs/app.log")))
+        handle.seekToEndOfFile()
+        handle.write(Data("2026-11-20T10:40:30Z ERROR [net] zebra arrived while browsing\n2026-11-20T10:40:31Z INFO [net] zebra two\n".utf8))
+        try handle.close()
+        #expect(browser.waitFor(20, "return [...document.querySelectorAll('[data-rows] .row .message')].some(m => m.textContent === 'zebra two')"),
+                "\(browser.texts("[data-rows] .row .message").suffix(3))")
+        let messages = browser.texts("[data-rows] .row .message")
+        #expect(messages.count == before + 2 && messages.suffix(2) == ["zebra arrived while browsing", "zebra two"])
+        #expect(browser.waitFor(10, "return document.querySelector('[data-count]').textContent === '\(before + 2) entries'"),
+                "\(browser.texts("[data-count]"))")
+    }
+
     @Test func browsingAChainsHistory() throws {
         guard WebDriver.available else { throw WebDriver.Failure(description: WebDriver.missing) }
         let dir = TemporaryDirectory()

@@ -1,7 +1,9 @@
 // The history view (`spytail explore`): the same rows, filters and search as the live view, over a time window
 // of the indexed files, with a histogram of the window stacked by category (drag across it to zoom; the window
 // is in the URL), "Load more" for the next page, the count of matches, a link to download the view as jsonl,
-// and the context of an entry in its own file. Nothing from a log line is parsed as HTML.
+// and the context of an entry in its own file. With `explore --follow`, entries that join the history show up
+// at the end of a view that reaches the present (no `to`), and its count and histogram follow. Nothing from a
+// log line is parsed as HTML.
 import * as model from './model.js';
 import { $, HISTORY, app, el } from './page.js';
 import { apiQuery, clearRows, deliver, entryRow, errorText, setConnection, updateNewBelow } from './entries.js';
@@ -39,6 +41,7 @@ export async function setHistoryView(view) {
   seen();
   $('[data-entries]').scrollTop = 0;
   app.next = reply.headers.get('X-Spytail-Next');
+  app.last = reply.headers.get('X-Spytail-Last');
   $('[data-load-more]').hidden = app.next === null;
   $('[data-window]').textContent = model.windowText(view.from ?? null, view.to ?? null);
   $('[data-whole-history]').hidden = view.from == null && view.to == null;
@@ -84,7 +87,42 @@ async function loadMore() {
   deliver(await reply.json(), 0);
   seen();
   app.next = reply.headers.get('X-Spytail-Next');
+  app.last = reply.headers.get('X-Spytail-Last') ?? app.last;
   $('[data-load-more]').hidden = app.next === null;
+}
+
+/// How often a followed history is asked whether it grew.
+const FOLLOW_EVERY_MS = 2000;
+
+/// `explore --follow`: when the history grew, a view that reaches the present and whose last page is shown
+/// gets the new entries at its end; its count and histogram are asked again.
+async function followHistory() {
+  if (document.hidden) return;
+  const reply = await fetch('/api/info', { cache: 'no-store' });
+  if (!reply.ok) return;
+  const entries = (await reply.json()).entries;
+  if (entries === app.followedEntries) return;
+  app.followedEntries = entries;
+  const view = app.view;
+  if (view.to != null) return;
+  const generation = app.generation;
+  const query = model.viewQuery(view);
+  if (app.next !== null) {
+    // Pages remain before the end: "Load more" reaches the new entries; the count and histogram show them now.
+    const counted = await fetch(`/api/entries${apiQuery(query, 'limit=0')}`, { cache: 'no-store' });
+    if (generation === app.generation && counted.ok) showCount(counted, 0).then(() => loadHistogram(query, generation));
+    return;
+  }
+  const after = app.last === null ? '' : `&after=${app.last}`;
+  const page = await fetch(`/api/entries${apiQuery(query, `limit=${HISTORY}${after}`)}`, { cache: 'no-store' });
+  if (generation !== app.generation || !page.ok) return;
+  const fresh = await page.json();
+  deliver(fresh, 0);
+  seen();
+  app.next = page.headers.get('X-Spytail-Next');
+  app.last = page.headers.get('X-Spytail-Last') ?? app.last;
+  $('[data-load-more]').hidden = app.next === null;
+  showCount(page, fresh.length).then(() => loadHistogram(query, generation));
 }
 
 /// The histogram: one column a bucket, its categories stacked in their colours; a title says what it holds.
@@ -150,7 +188,12 @@ export async function showContext(record, list) {
 }
 
 export function historyStatus() {
-  setConnection('history');
+  const following = (app.info.following ?? []).length > 0;
+  setConnection(following ? 'following' : 'history');
+  if (!following) return;
+  app.followedEntries = app.info.entries;
+  $('[data-connection]').title = `Following ${app.info.following.join(', ')}: new entries join the view`;
+  setInterval(followHistory, FOLLOW_EVERY_MS);
 }
 
 /// The live view shows the histogram of the rows it holds (no zoom: a live view has no window), and not what

@@ -28,6 +28,8 @@ public final class Explorer: Sendable {
         public var complete: Bool
         /// The `after=` of the next page (a row), nil at the end.
         public var next: Int?
+        /// The row of the page's last entry (the `after=` that asks for what joins the view later: `--follow`).
+        public var last: Int?
         /// Entries of the page left out because their file no longer holds them (moved, replaced, deleted).
         public var unreadable: Int
     }
@@ -91,7 +93,7 @@ public final class Explorer: Sendable {
             }
             let read = state.reader.records(rows)
             let records = read.compactMap { $0 }
-            return Page(records: records, total: total, complete: complete, next: more ? rows.last : nil,
+            return Page(records: records, total: total, complete: complete, next: more ? rows.last : nil, last: rows.last,
                         unreadable: read.count - records.count)
         }
     }
