@@ -78,9 +78,11 @@ enum ExploreBenchmark {
                             "http://127.0.0.1:\(port)\(path)"], stdout: timing)
             return (Double(readFile(timing) ?? "") ?? .nan, readFile(headers) ?? "")
         }
-        if let said = text.range(of: "explore: ") {
-            figures.entries = Int(text[said.upperBound...].prefix { $0.isNumber }) ?? 0
+        // "spytail: explore: N entries of F files … ready"
+        if let line = text.split(separator: "\n").first(where: { $0.contains(" entries of ") }), let said = line.range(of: "explore: ") {
+            figures.entries = Int(line[said.upperBound...].prefix { $0.isNumber }) ?? 0
         }
+        if figures.entries == 0 { fatal("no entry count in \(stderr)") }
         for place in pagePlaces {
             figures.pages.append(get("/api/entries?limit=50&after=\(figures.entries * place / pagePlaces.count + 37)").seconds)
         }

@@ -133,7 +133,8 @@ struct ExploreCommand: ParsableCommand {
         indexed.withLock { $0 = true }
         let elapsed = started.duration(to: clock.now)
         FileHandleStderr.write("spytail: explore: \(index.count) entries of \(report.filesRead) files (\(report.linesRead) lines, "
-            + "\(report.bytesRead / 1_000_000) MB) indexed in \(ScanSummary.format(Self.seconds(elapsed))) s; ready\n")
+            + "\(report.bytesRead / 1_000_000) MB) indexed in \(ScanSummary.format(Self.seconds(elapsed))) s" + Self.seekPointSummary(indexer.seekPoints)
+            + "; ready\n")
         if !report.errors.isEmpty { FileHandleStderr.write("spytail: explore: \(report.errors.count) files could not be read whole (see above)\n") }
         if follow {
             FileHandleStderr.write("spytail: explore: following " + (follower.map { "\($0.paths.count) live files: " + $0.paths.joined(separator: ", ") }
@@ -150,6 +151,14 @@ struct ExploreCommand: ParsableCommand {
         }
         withExtendedLifetime(signals) {}
         FileHandleStderr.write("spytail: explore: stopped (\(signal == SIGINT ? "SIGINT" : "SIGTERM"))\n")
+    }
+
+    /// ", 72 gzip seek points (4.0 MB)", or nothing when none were recorded.
+    static func seekPointSummary(_ points: [Int: GzipSeekPoints]) -> String {
+        let count = points.values.reduce(0) { $0 + $1.count }
+        guard count > 0 else { return "" }
+        let bytes = points.values.reduce(0) { $0 + $1.memoryBytes }
+        return ", \(count) gzip seek points (\(ScanSummary.format(Double(bytes) / 1_000_000)) MB)"
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -187,6 +187,49 @@ struct ExploreCommandTests {
 /// the damage is, an entry's context, and a 10 MB line.
 @Suite(.ownThread, .serialized)
 struct ExploreDashboardTests {
+    /// Two sources with their own parsers (JSON lines and text) merged by time in the page, each row naming its
+    /// source; the source filter shows one of them.
+    @Test func twoSourcesMergeByTimeInThePage() throws {
+        guard WebDriver.available else { throw WebDriver.Failure(description: WebDriver.missing) }
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.file("logs"), withIntermediateDirectories: true)
+        dir.write("logs/api.json.log", (0..<20).map { #"{"time":"2026-11-20T10:00:\#(String(format: "%02d", $0 * 2))Z","level":"info","message":"api \#($0)"}"# }
+            .joined(separator: "\n") + "\n")
+        dir.write("logs/web.log", (0..<20).map { "2026-11-20T10:00:\(String(format: "%02d", $0 * 2 + 1))Z INFO [net] web \($0)" }.joined(separator: "\n") + "\n")
+        let config = dir.write("config.json", #"""
+            {"sources": [{"name": "api", "include": ["logs/*.json.log"], "parser": "j"},
+                         {"name": "web", "include": ["logs/web.log"]}],
+             "parsers": {"j": {"format": "json"}},
+             \#(HTTPRun.parse)}
+            """#)
+        let explore = try RunningSpytail(config: config, in: dir, verbose: false, arguments: ["--http", "127.0.0.1:0"], subcommand: "explore")
+        defer { _ = explore.stop() }
+        var port = 0, token = ""
+        #expect(RunTools.waitUntil(30) {
+            let text = explore.stderr
+            if let line = text.split(separator: "\n").first(where: { $0.contains("http: listening on") }) { port = Int(line.split(separator: ":").last ?? "") ?? 0 }
+            if let range = text.range(of: "?token=") { token = String(text[range.upperBound...].prefix { $0.isHexDigit }) }
+            return port > 0 && token.count == 32 && text.contains("; ready")
+        }, "\(explore.stderr)")
+        let browser = try WebDriver(in: dir)
+        defer { browser.quit() }
+        try browser.open("http://127.0.0.1:\(port)/?token=\(token)")
+        try browser.run("localStorage.setItem('spytail.tour.v1.done', '1')")
+        try browser.open("http://127.0.0.1:\(port)/")
+        #expect(browser.waitFor(20, "return document.querySelectorAll('[data-rows] .row').length === 40"), "\(explore.stderr)")
+        let messages = browser.texts("[data-rows] .row .message")
+        #expect(Array(messages.prefix(4)) == ["api 0", "web 0", "api 1", "web 1"], "\(messages.prefix(6))")
+        let sources = (try? browser.run("return [...document.querySelectorAll('[data-rows] .row')].slice(0, 2).map((r) => r.entry.source.name)")) as? [String]
+        #expect(sources == ["api", "web"])
+        try browser.run("location.href = '/?include=source:web'")
+        #expect(browser.waitFor(20, """
+            const rows = [...document.querySelectorAll('[data-rows] .row .message')];
+            return rows.length === 20 && rows.every((m) => m.textContent.startsWith('web '));
+            """), "\(browser.texts("[data-rows] .row .message").prefix(3))")
+        #expect(browser.consoleErrors().isEmpty, "\(browser.consoleErrors())")
+    }
+
     /// `explore --follow` in the browser: new lines of the live file show up at the end of a view that reaches
     /// the present, with the count, without a reload.
     @Test func aFollowedHistoryGrowsInThePage() throws {
