@@ -44,6 +44,11 @@ struct ExploreCommand: ParsableCommand {
             A file that cannot be read, or a gzip that is damaged, is reported on stderr; what was read before \
             the damage is indexed, followed by a "gap" entry where reading stopped.
 
+            With --follow, the live files (a configured source's, or the PATHs that are not a rotated copy of \
+            another PATH) are read on after indexing, every --follow-interval ms: new entries join the view, \
+            a rotation by rename is read to its end and the new file from its start, a copytruncate is read \
+            from the copy with a gap entry for what may be lost.
+
             A gzip file is indexed with seek points (every --seek-points-every MiB of its decompressed text, \
             about 55 KB each), so showing an entry deep inside a large member inflates from the nearest point \
             instead of from the start of the file.
