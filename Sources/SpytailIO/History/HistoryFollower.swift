@@ -9,8 +9,9 @@ import SpytailCore
 /// old file is read to its end, then the new file at the path is read from its start as a file of its own
 /// (once its first line is complete: that line is its fingerprint). A file that was truncated (`copytruncate`:
 /// it shrank, or no longer starts with its first line) gets a gap row where reading stopped, then its new
-/// content is read the same way; its old content stays readable in the copy (`HistoryFileCursor` finds it). An entry that waits for its
-/// continuation lines is handed out after the parser's multiline idle timeout, as `run` does.
+/// content is read the same way; its old content stays readable in the copy (`HistoryFileCursor` finds it).
+/// An entry that waits for its continuation lines is handed out after the parser's multiline idle timeout, as
+/// `run` does.
 public final class HistoryFollower {
     /// A live file being read: its number in the index, its reader and the entry stream indexing left open.
     public struct Open {
@@ -140,9 +141,10 @@ public final class HistoryFollower {
     }
 
     /// Opens the file now at the path when its first line is complete, as a new file of the index, and reads it.
+    /// A gzip file at the path is not followed (it is not written line by line).
     private func start(_ followed: Followed, into index: HistoryIndex, now: ContinuousClock.Instant) {
         guard let (fd, info) = try? FileOpener.openRegularFile(followed.path) else { return }
-        guard let (fingerprint, _) = Fingerprinter.ofDescriptor(fd, complete: false) else {
+        guard !FileOpener.startsWithGzipMagic(fd), let (fingerprint, _) = Fingerprinter.ofDescriptor(fd, complete: false) else {
             Syscall.close(fd)
             return
         }
