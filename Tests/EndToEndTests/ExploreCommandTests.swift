@@ -30,18 +30,25 @@ struct ExploreCommandTests {
         return dir.write("config.json", config)
     }
 
-    @Test func indexesAChainServesTheHistoryApiAndStopsOnSigterm() throws {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let config = try Self.chain(in: dir)
-        let explore = try RunningSpytail(config: config, in: dir, verbose: false, arguments: ["--http", "127.0.0.1:0"], subcommand: "explore")
+    /// `spytail explore` started on a free loopback port, once it has said where it listens and with which token
+    /// (and, with `ready`, that the index is built).
+    static func start(_ config: String, in dir: TemporaryDirectory, _ arguments: [String], ready: Bool) throws -> (RunningSpytail, Int, String) {
+        let explore = try RunningSpytail(config: config, in: dir, verbose: false, arguments: ["--http", "127.0.0.1:0"] + arguments, subcommand: "explore")
         var port = 0, token = ""
         #expect(RunTools.waitUntil(30) {
             let text = explore.stderr
             if let line = text.split(separator: "\n").first(where: { $0.contains("http: listening on") }) { port = Int(line.split(separator: ":").last ?? "") ?? 0 }
             if let range = text.range(of: "?token=") { token = String(text[range.upperBound...].prefix { $0.isHexDigit }) }
-            return port > 0 && token.count == 32
+            return port > 0 && token.count == 32 && (!ready || text.contains("; ready"))
         }, "\(explore.stderr)")
+        return (explore, port, token)
+    }
+
+    @Test func indexesAChainServesTheHistoryApiAndStopsOnSigterm() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let config = try Self.chain(in: dir)
+        let (explore, port, token) = try ExploreCommandTests.start(config, in: dir, [], ready: false)
         func get(_ path: String, bearer: String? = token) throws -> HTTPRun.Reply { try HTTPRun.request(port: port, in: dir, path, bearer: bearer) }
         #expect(RunTools.waitUntil(30) { (try? get("/readyz", bearer: nil).status) == 200 }, "\(explore.stderr)")
         #expect(explore.stderr.contains("logs/app.log.3.gz") && explore.stderr.contains("gzip"), "the damaged member is reported: \(explore.stderr)")
@@ -110,15 +117,7 @@ struct ExploreCommandTests {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let config = try Self.chain(in: dir)
-        let explore = try RunningSpytail(config: config, in: dir, verbose: false,
-                                         arguments: ["--http", "127.0.0.1:0", "--follow", "--follow-interval", "50"], subcommand: "explore")
-        var port = 0, token = ""
-        #expect(RunTools.waitUntil(30) {
-            let text = explore.stderr
-            if let line = text.split(separator: "\n").first(where: { $0.contains("http: listening on") }) { port = Int(line.split(separator: ":").last ?? "") ?? 0 }
-            if let range = text.range(of: "?token=") { token = String(text[range.upperBound...].prefix { $0.isHexDigit }) }
-            return port > 0 && token.count == 32
-        }, "\(explore.stderr)")
+        let (explore, port, token) = try ExploreCommandTests.start(config, in: dir, ["--follow", "--follow-interval", "50"], ready: false)
         func get(_ path: String) throws -> HTTPRun.Reply { try HTTPRun.request(port: port, in: dir, path, bearer: token) }
         #expect(RunTools.waitUntil(30) { (try? HTTPRun.request(port: port, in: dir, "/readyz", bearer: nil).status) == 200 }, "\(explore.stderr)")
         let info = try get("/api/info").json as? [String: Any]
@@ -203,15 +202,8 @@ struct ExploreDashboardTests {
              "parsers": {"j": {"format": "json"}},
              \#(HTTPRun.parse)}
             """#)
-        let explore = try RunningSpytail(config: config, in: dir, verbose: false, arguments: ["--http", "127.0.0.1:0"], subcommand: "explore")
+        let (explore, port, token) = try ExploreCommandTests.start(config, in: dir, [], ready: true)
         defer { _ = explore.stop() }
-        var port = 0, token = ""
-        #expect(RunTools.waitUntil(30) {
-            let text = explore.stderr
-            if let line = text.split(separator: "\n").first(where: { $0.contains("http: listening on") }) { port = Int(line.split(separator: ":").last ?? "") ?? 0 }
-            if let range = text.range(of: "?token=") { token = String(text[range.upperBound...].prefix { $0.isHexDigit }) }
-            return port > 0 && token.count == 32 && text.contains("; ready")
-        }, "\(explore.stderr)")
         let browser = try WebDriver(in: dir)
         defer { browser.quit() }
         try browser.open("http://127.0.0.1:\(port)/?token=\(token)")
@@ -237,16 +229,8 @@ struct ExploreDashboardTests {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let config = try ExploreCommandTests.chain(in: dir)
-        let explore = try RunningSpytail(config: config, in: dir, verbose: false,
-                                         arguments: ["--http", "127.0.0.1:0", "--follow", "--follow-interval", "50"], subcommand: "explore")
+        let (explore, port, token) = try ExploreCommandTests.start(config, in: dir, ["--follow", "--follow-interval", "50"], ready: true)
         defer { _ = explore.stop() }
-        var port = 0, token = ""
-        #expect(RunTools.waitUntil(30) {
-            let text = explore.stderr
-            if let line = text.split(separator: "\n").first(where: { $0.contains("http: listening on") }) { port = Int(line.split(separator: ":").last ?? "") ?? 0 }
-            if let range = text.range(of: "?token=") { token = String(text[range.upperBound...].prefix { $0.isHexDigit }) }
-            return port > 0 && token.count == 32 && text.contains("; ready")
-        }, "\(explore.stderr)")
         let base = "http://127.0.0.1:\(port)"
         let browser = try WebDriver(in: dir)
         defer { browser.quit() }
@@ -283,15 +267,8 @@ struct ExploreDashboardTests {
         handle.seekToEndOfFile()
         handle.write(Data(huge.utf8))
         try handle.close()
-        let explore = try RunningSpytail(config: config, in: dir, verbose: false, arguments: ["--http", "127.0.0.1:0"], subcommand: "explore")
+        let (explore, port, token) = try ExploreCommandTests.start(config, in: dir, [], ready: true)
         defer { _ = explore.stop() }
-        var port = 0, token = ""
-        #expect(RunTools.waitUntil(30) {
-            let text = explore.stderr
-            if let line = text.split(separator: "\n").first(where: { $0.contains("http: listening on") }) { port = Int(line.split(separator: ":").last ?? "") ?? 0 }
-            if let range = text.range(of: "?token=") { token = String(text[range.upperBound...].prefix { $0.isHexDigit }) }
-            return port > 0 && token.count == 32 && text.contains("; ready")
-        }, "\(explore.stderr)")
         let base = "http://127.0.0.1:\(port)"
         let browser = try WebDriver(in: dir)
         defer { browser.quit() }
