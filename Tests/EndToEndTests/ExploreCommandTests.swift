@@ -169,6 +169,10 @@ struct ExploreCommandTests {
         let config = try Self.chain(in: dir)
         let stdin = try Harness.run(Harness.binary, ["explore", "-c", config, "-"], cwd: dir.path)
         #expect(stdin.status == 2 && stdin.stderr.contains("standard input"))
+        for (option, value) in [("--follow-interval", "5"), ("--seek-points-every", "-1")] {
+            let bad = try Harness.run(Harness.binary, ["explore", "-c", config, "\(option)=\(value)"], cwd: dir.path)
+            #expect(bad.status != 0 && bad.stderr.contains("\(option) \(value)"), "\(bad.stderr)")
+        }
         let first = try RunningSpytail(config: config, in: dir, verbose: false, arguments: ["--http", "127.0.0.1:0"], subcommand: "explore")
         var port = 0
         RunTools.waitUntil(30) {
