@@ -136,6 +136,17 @@ enum RunTools {
         return (Int(tail[last.upperBound...].prefix { $0.isNumber }) ?? 0) >= n
     }
 
+    /// Whether every sequence number 1…n is in the output, in any order. `reached` looks at the last line only,
+    /// which suits one file read in order; a catch-up over a rotated chain after a restart may write a rotated
+    /// copy's lines after the live file's, so the last line is not the newest there.
+    static func delivered(_ output: String, through n: Int) -> Bool {
+        var seen = Set<Int>()
+        for line in TextLines.ofFile(output) {
+            if let seq = seq(in: line), (1...n).contains(seq) { seen.insert(seq) }
+        }
+        return seen.count == n
+    }
+
 }
 
 /// Reading the jsonl output of a test run, and appending to a log.
