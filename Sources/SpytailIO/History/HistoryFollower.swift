@@ -127,7 +127,7 @@ public final class HistoryFollower {
     private func settle(_ open: Open, at followed: Followed, into index: HistoryIndex, now: ContinuousClock.Instant) -> Open? {
         var open = open
         let (file, end) = (open.file, open.end)
-        let moved = Syscall.stat(followed.path).map { FileIdentity(device: UInt64($0.st_dev), inode: UInt64($0.st_ino)) != open.identity } ?? true
+        let moved = Syscall.stat(followed.path).map { FileIdentity($0) != open.identity } ?? true
         if moved {
             // What is pending is complete now: the file was read to its end.
             open.stream.finish { keep(&$0, file: file, end: end, index) }
@@ -151,7 +151,7 @@ public final class HistoryFollower {
         let source = SourceFile(path: followed.path, fingerprint: fingerprint, source: followed.source)
         let file = index.appendFile(source)
         followed.open = Open(file: file, reader: PlainFileReader(fd: fd, path: followed.path), stream: pipeline.makeStream(for: source),
-                             identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)), end: 0, lastData: now)
+                             identity: FileIdentity(info), end: 0, lastData: now)
         readOn(followed, into: index, now: now)
     }
 

@@ -110,7 +110,7 @@ public final class HistoryIndexer {
             // Left open: the follower reads on from here (the pending entry may still grow).
             followed.append((path, sourceIndex, HistoryFollower.Open(
                 file: filesStarted - 1, reader: plain, stream: stream,
-                identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)), end: bytes, lastData: .now)))
+                identity: FileIdentity(info), end: bytes, lastData: .now)))
             builder.endFile(size: bytes)
             report.finished(path, lines: stream.lineCount, bytes: bytes, failure: nil, events: events)
             return

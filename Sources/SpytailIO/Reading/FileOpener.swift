@@ -40,9 +40,8 @@ public enum FileOpener {
     public static func contentSize(_ path: String) -> ChainResume.Size? {
         guard let (fd, info) = try? openRegularFile(path) else { return nil }
         defer { Syscall.close(fd) }
+        guard startsWithGzipMagic(fd) else { return .plain(Int64(info.st_size)) }
         var bytes = [UInt8](repeating: 0, count: 4)
-        let magic = (try? bytes.withUnsafeMutableBytes { (buffer) throws(Errno) in try Syscall.pread(fd, buffer, at: 0) }) ?? 0
-        guard isGzip(Array(bytes[..<max(0, magic)])) else { return .plain(Int64(info.st_size)) }
         let shortestMember = 18  // a 10-byte header, the 8-byte trailer
         guard info.st_size >= shortestMember,
               (try? bytes.withUnsafeMutableBytes { (buffer) throws(Errno) in try Syscall.pread(fd, buffer, at: Int64(info.st_size) - 4) }) == 4 else {
