@@ -260,4 +260,16 @@ struct RunScheduleTests {
                                            .write(writer: 0, lines: 1), .deliver(events: 3), .rotate(writer: 0), .deliver(events: 6)])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// Reading paused behind a destination's full buffer, the run is disabled, the file grows, then the destination
+    /// acknowledges: the end of the pause looked at every live file as if recording, followed `a.log` again while
+    /// disabled and saved its checkpoint past 16 lines nobody exported (the simulator's first schedule with an
+    /// output acknowledged later, seed 16 with `SPYTAIL_RUNSIM_DESTINATION=1`, shrunk). A disabled run now leaves
+    /// its files to the wake-up.
+    @Test func theEndOfAPauseWhileDisabledReadsNothingUntilTheRunWakes() {
+        let schedule = RunScenario(modes: [Self.plain, (.create, compress: true, delay: true), Self.plain], delivers: true,
+                                   steps: [.write(writer: 0, lines: 16), .write(writer: 0, lines: 15), .deliver(events: 4),
+                                           .setState(.disabled), .write(writer: 0, lines: 16), .acknowledge(records: 100)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }

@@ -108,14 +108,16 @@ final class SimulatedHost {
     /// Every line written so far.
     var written: [Line] { writers.indices.flatMap { w in (1..<writers[w].next).map { Line(writer: w, seq: $0) } } }
 
-    /// The config the run is started with.
-    var config: String {
-        #"""
+    /// The config the run is started with; `delivers`: with a second output acknowledged later, which the
+    /// simulator opens in place of the syslog client (`SimulatedDestination`).
+    func config(delivers: Bool) -> String {
+        let second = delivers ? #", {"type": "syslog", "address": "127.0.0.1:514"}"# : ""
+        return #"""
         {"sources": [{"name": "a", "include": ["logs/a.log"]},
                      {"name": "b", "include": ["logs/b.log"], "olddir": "old"},
                      {"name": "c", "include": ["logs/c.log"], "rotatedPattern": "c\\.(?<date>\\d{4}-\\d\\d-\\d\\d)\\.(?<index>\\d+)\\.log"}],
          "tail": {"rotateWaitMs": 1000, "maxOpenFiles": 8, "syncIntervalMs": 500},
-         "outputs": [{"type": "file", "path": "out/out.jsonl", "format": "jsonl"}]}
+         "outputs": [{"type": "file", "path": "out/out.jsonl", "format": "jsonl"}\#(second)]}
         """#
     }
 

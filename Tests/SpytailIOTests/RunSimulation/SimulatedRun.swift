@@ -42,6 +42,13 @@ final class SimulatedRun {
     /// The output as it grows, and the check at each save that no checkpoint is ahead of it.
     private let output: SimulatedOutput
     private let savedAhead: SavedAheadCheck
+    /// The second output (schedules that have one): its destination, what it acknowledged, and the same check
+    /// against it — a checkpoint never passes what the destination confirmed.
+    private let destination: SimulatedDestination?
+    private let acknowledged: SimulatedOutput?
+    private let savedAheadOfAcknowledged: SavedAheadCheck?
+    /// When the destination answers while the run waits, and whether it answers at a stop (a draw of its own).
+    private var answers: SplitMix64
 
     init(_ scenario: RunScenario, trace: Bool = false) {
         self.scenario = scenario
@@ -50,12 +57,23 @@ final class SimulatedRun {
         host = SimulatedHost(root: directory.path, modes: scenario.modes)
         meanwhile = SplitMix64(seed: scenario.seed ^ 0x5EED)
         betweenLookAndOpen = SplitMix64(seed: scenario.seed ^ 0x100C)
-        configPath = directory.write("c.json", host.config)
+        answers = SplitMix64(seed: scenario.seed ^ 0xA115)
+        configPath = directory.write("c.json", host.config(delivers: scenario.delivers))
         output = SimulatedOutput(path: directory.file("out/out.jsonl"), writers: host.writers.map(\.name))
         savedAhead = SavedAheadCheck(output: output)
+        if scenario.delivers {
+            // A small buffer: reading pauses behind it often.
+            destination = SimulatedDestination(path: directory.file("out/acknowledged.jsonl"), bound: 30)
+            let acknowledged = SimulatedOutput(path: directory.file("out/acknowledged.jsonl"), writers: host.writers.map(\.name))
+            self.acknowledged = acknowledged
+            savedAheadOfAcknowledged = SavedAheadCheck(output: acknowledged)
+        } else {
+            (destination, acknowledged, savedAheadOfAcknowledged) = (nil, nil, nil)
+        }
         checkpoints.onSave = { [unowned self] saving in
             guard checkpoints.saveError == nil else { return }  // a save that fails (killed mid-save, a full disk) is never read
             problems += savedAhead.problems(saving: saving).map { "step \(stepIndex): \($0)" }
+            problems += (savedAheadOfAcknowledged?.problems(saving: saving) ?? []).map { "step \(stepIndex): destination: \($0)" }
         }
     }
 
@@ -80,6 +98,11 @@ final class SimulatedRun {
         if trace { say("settled") }
         output.catchUp()
         problems += SimulatedOutcome(host: host, records: output.records, reporter: reporter, crashes: crashes + stopsUnsaved).problems
+        if let acknowledged {
+            acknowledged.catchUp()
+            problems += SimulatedOutcome(host: host, records: acknowledged.records, reporter: reporter, crashes: crashes + stopsUnsaved)
+                .problems.map { "destination: \($0)" }
+        }
         return problems
     }
 
@@ -87,8 +110,8 @@ final class SimulatedRun {
         switch step {
         case .write(let w, let n): host.write(w, count: n)
         case .reopen(let w): host.reopen(w)
-        case .rotate(let w): host.rotate(w)
-        case .finishRotation(let w): host.finish(w)
+        case .rotate(let w): whileStalledExcused { host.rotate(w) }
+        case .finishRotation(let w): whileStalledExcused { host.finish(w) }
         case .deliver(let n): turn(with: take(n).map { .watch($0) })
         case .overflow:
             host.dropQueued()
@@ -114,7 +137,21 @@ final class SimulatedRun {
         case .checkpointDiskFull(let full):
             checkpointDiskFull = full
             checkpoints.saveError = checkpointDiskError
+        case .acknowledge(let n):
+            guard tailer != nil, let delivery = destination?.current else { return }
+            delivery.acknowledge(n)
+            turn(with: [])
         }
+    }
+
+    /// Reading is paused behind a full output (backpressure): what a rotation destroys now (copytruncate's
+    /// window, a copy deleted) is lost however promptly the run was told of it, as after a kill. The run must
+    /// still say so with a gap; the end-of-run check counts the line as destroyed, not as lost by the run.
+    private func whileStalledExcused(_ change: () -> Void) {
+        guard let run = tailer, run.condition.isStalled else { return change() }
+        let before = Set(host.destroyed.keys)
+        change()
+        host.untell(host.destroyed.keys.filter { !before.contains($0) })
     }
 
     /// Writers reopen and finish their rotations, the checkpoint disk has room, the run (started if down,
@@ -128,11 +165,16 @@ final class SimulatedRun {
         perform(.checkpointDiskFull(false))  // room again: the run's saves recover
         if tailer == nil { start() }
         perform(.setState(.recording))
-        for _ in 0..<6 {
+        // Six rounds; with a destination, as many more as it takes to deliver everything (it answers every round,
+        // and reading pauses behind its buffer of 30 records).
+        for round in 0..<100_000 {
+            if round >= 6 && !(tailer.map { $0.condition.isStalled || destination?.current?.waitingCount ?? 0 > 0 } ?? false) { break }
+            destination?.current?.acknowledge(Int.max)
             turn(with: take(host.queued.count).map { .watch($0) })
             clock.advance(by: .milliseconds(1500))
             turn(with: [])
         }
+        destination?.current?.answersAtFinish = true
         stop()
     }
 
@@ -146,7 +188,7 @@ final class SimulatedRun {
         checkpoints.loadResult = .success(checkpoints.saves.last?.saved ?? SavedPositions())
         do {
             let run = try Tailer(configFile: ConfigFile(path: configPath), store: checkpoints, events: reporter, clock: clock,
-                                 fileEvents: spy.factory)
+                                 fileEvents: spy.factory, remote: destination)
             tailer = run
             recording = true
             run.onWait = { [unowned self] in self.whileWaiting() }
@@ -186,8 +228,14 @@ final class SimulatedRun {
     }
 
     private func stop() {
-        if tailer != nil && checkpointDiskFull { stopsUnsaved += 1 }
+        guard tailer != nil else { return }
+        if checkpointDiskFull { stopsUnsaved += 1 }
+        let delivery = destination?.current
+        if let delivery, answers.below(3) == 0 { delivery.answersAtFinish = false }
         turn(with: [.signal(SIGTERM)])
+        // Records the destination did not acknowledge in time are read again at the next start, and with them
+        // the lines after the last set of checkpoints it had acknowledged: repeats, as after a kill.
+        if let delivery, delivery.leftAtFinish > 0 { stopsUnsaved += 1 }
     }
 
     /// Killed: nothing more is flushed or saved; inotify's queue dies with the process.
@@ -195,6 +243,7 @@ final class SimulatedRun {
         guard tailer != nil else { return }
         tailer = nil
         crashes += 1
+        destination?.processDied()
         host.watched = { [] }
         host.dropQueued()
     }
@@ -207,6 +256,7 @@ final class SimulatedRun {
         // What this destroyed went while the run was busy in the very turn it was told in.
         host.untell(host.destroyed.keys.filter { !before.contains($0) })
         for event in take(host.queued.count) { spy.deliver(event) }
+        if let delivery = destination?.current, answers.below(2) == 0 { delivery.acknowledge(1 + answers.below(40)) }
         clock.advance(by: .milliseconds(250))
     }
 
