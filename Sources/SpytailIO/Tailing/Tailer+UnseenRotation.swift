@@ -82,6 +82,8 @@ extension Tailer {
     /// copy. A newest copy still being written is read to where it is: a gzip one then ends
     /// early and says so as a `damaged` gap.
     func catchUpUnseenRotations() throws(SinkError) {
+        // Nothing can be read behind a full output: the look waits for the end of the pause (which looks again).
+        guard !pipeline.isStalled else { return }
         // Only chains with a seen copy count here, so only the folders of live paths seen in this run.
         let parents = Set((Array(seen.paths) + Array(seen.chainsNoted) + files.followedPaths + Array(positions.parked.keys))
             .map(Paths.parent))
@@ -109,7 +111,10 @@ extension Tailer {
                 if !whole { break }
             }
         }
-        lookedAtCopies = looked
+        // A look cut short by an output filling up read nothing past that point: nothing of it is remembered as
+        // looked at, or a copy that grew meanwhile would be passed over as unchanged after the pause (the
+        // simulator's second output found that: a stale writer's lines in a copy rotated on during the pause).
+        lookedAtCopies = pipeline.isStalled ? [:] : looked
     }
 
     /// The copies of `chain` up to `index` whose content went by unseen under `live` (`UnseenCopies`).

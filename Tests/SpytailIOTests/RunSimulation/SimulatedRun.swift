@@ -159,7 +159,7 @@ final class SimulatedRun {
     /// left; then SIGTERM.
     private func settle() {
         for w in host.writers.indices {
-            host.finish(w)
+            whileStalledExcused { host.finish(w) }
             host.reopen(w)
         }
         perform(.checkpointDiskFull(false))  // room again: the run's saves recover
@@ -232,10 +232,28 @@ final class SimulatedRun {
         if checkpointDiskFull { stopsUnsaved += 1 }
         let delivery = destination?.current
         if let delivery, answers.below(3) == 0 { delivery.answersAtFinish = false }
+        let said = reporter.events.count
         turn(with: [.signal(SIGTERM)])
+        // An output still full at the stop: its checkpoints stay where the data it took ends, before lines other
+        // outputs have (the run says so, `stillFullAtStop`): they are sent again at the next start, with their ids.
+        if reporter.events[said...].contains(where: { if case .problem(.stillFullAtStop) = $0 { true } else { false } }) {
+            stopsUnsaved += 1
+        }
         // Records the destination did not acknowledge in time are read again at the next start, and with them
         // the lines after the last set of checkpoints it had acknowledged: repeats, as after a kill.
-        if let delivery, delivery.leftAtFinish > 0 { stopsUnsaved += 1 }
+        if let delivery, delivery.leftAtFinish > 0 {
+            stopsUnsaved += 1
+            unacknowledgedDied()
+        }
+    }
+
+    /// Records the destination had not acknowledged died with the process: their lines must be read again from
+    /// the files, and a line a rotation destroys before the next start is lost however promptly the run was
+    /// told of it (only a buffer on disk would keep it; the file output has it).
+    private func unacknowledgedDied() {
+        guard let acknowledged else { return }
+        acknowledged.catchUp()
+        host.untell(host.told.filter { !acknowledged.delivered.contains($0) })
     }
 
     /// Killed: nothing more is flushed or saved; inotify's queue dies with the process.
@@ -244,6 +262,7 @@ final class SimulatedRun {
         tailer = nil
         crashes += 1
         destination?.processDied()
+        unacknowledgedDied()
         host.watched = { [] }
         host.dropQueued()
     }
