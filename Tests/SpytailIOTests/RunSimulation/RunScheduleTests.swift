@@ -264,8 +264,7 @@ struct RunScheduleTests {
     /// Reading paused behind a destination's full buffer, the run is disabled, the file grows, then the destination
     /// acknowledges: the end of the pause looked at every live file as if recording, followed `a.log` again while
     /// disabled and saved its checkpoint past 16 lines nobody exported (the simulator's first schedule with an
-    /// output acknowledged later, seed 16 with `SPYTAIL_RUNSIM_DESTINATION=1`, shrunk). A disabled run now leaves
-    /// its files to the wake-up.
+    /// output acknowledged later, seed 16, shrunk). A disabled run now leaves its files to the wake-up.
     @Test func theEndOfAPauseWhileDisabledReadsNothingUntilTheRunWakes() {
         let schedule = RunScenario(modes: [Self.plain, (.create, compress: true, delay: true), Self.plain], delivers: true,
                                    steps: [.write(writer: 0, lines: 16), .write(writer: 0, lines: 15), .deliver(events: 4),
@@ -276,8 +275,8 @@ struct RunScheduleTests {
     /// Reading paused behind a destination's full buffer; a writer that has not reopened appends to its rotated
     /// copy `a.log.1` (read and retired at start), which is rotated on to `a.log.2`; then inotify overflows.
     /// The look at the chain during the pause read nothing but remembered the copy as looked at, so the look
-    /// after the pause passed it over as unchanged: 12 lines lost (seed 1473 with `SPYTAIL_RUNSIM_DESTINATION=1`,
-    /// shrunk). Nothing is looked at behind a full output now, and a look cut short by one is not remembered.
+    /// after the pause passed it over as unchanged: 12 lines lost (seed 1473, shrunk). Nothing is looked at
+    /// behind a full output now, and a look cut short by one is not remembered.
     @Test func aCopyThatGrowsDuringAPauseIsReadAfterIt() {
         let schedule = RunScenario(modes: [Self.plain, (.create, compress: true, delay: false), (.copytruncate, compress: true, delay: false)],
                                    delivers: true,

@@ -238,31 +238,37 @@ final class SimulatedRun {
         // outputs have (the run says so, `stillFullAtStop`): they are sent again at the next start, with their ids.
         if reporter.events[said...].contains(where: { if case .problem(.stillFullAtStop) = $0 { true } else { false } }) {
             stopsUnsaved += 1
+            undeliveredDied(stalled: true)
         }
         // Records the destination did not acknowledge in time are read again at the next start, and with them
         // the lines after the last set of checkpoints it had acknowledged: repeats, as after a kill.
         if let delivery, delivery.leftAtFinish > 0 {
             stopsUnsaved += 1
-            unacknowledgedDied()
+            undeliveredDied(stalled: false)
         }
     }
 
-    /// Records the destination had not acknowledged died with the process: their lines must be read again from
-    /// the files, and a line a rotation destroys before the next start is lost however promptly the run was
-    /// told of it (only a buffer on disk would keep it; the file output has it).
-    private func unacknowledgedDied() {
-        guard let acknowledged else { return }
-        acknowledged.catchUp()
-        host.untell(host.told.filter { !acknowledged.delivered.contains($0) })
+    /// The process ended with lines it was told of not delivered everywhere: records the destination had not
+    /// acknowledged died with it, and lines told while reading was paused behind a full output (`stalled`) were
+    /// never read. They must be read again from the files; a line a rotation destroys before the next start is
+    /// lost however promptly the run was told of it (only a buffer on disk would keep it), so it counts as
+    /// destroyed, not as lost by the run.
+    private func undeliveredDied(stalled: Bool) {
+        acknowledged?.catchUp()
+        if stalled { output.catchUp() }
+        host.untell(host.told.filter { line in
+            !(acknowledged?.delivered.contains(line) ?? true) || (stalled && !output.delivered.contains(line))
+        })
     }
 
     /// Killed: nothing more is flushed or saved; inotify's queue dies with the process.
     private func crash() {
-        guard tailer != nil else { return }
+        guard let run = tailer else { return }
+        let stalled = run.condition.isStalled
         tailer = nil
         crashes += 1
         destination?.processDied()
-        unacknowledgedDied()
+        undeliveredDied(stalled: stalled)
         host.watched = { [] }
         host.dropQueued()
     }
