@@ -166,14 +166,17 @@ final class SimulatedRun {
         if tailer == nil { start() }
         perform(.setState(.recording))
         // Six rounds; with a destination, as many more as it takes to deliver everything (it answers every round,
-        // and reading pauses behind its buffer of 30 records).
-        for round in 0..<100_000 {
-            if round >= 6 && !(tailer.map { $0.condition.isStalled || destination?.current?.waitingCount ?? 0 > 0 } ?? false) { break }
+        // and reading pauses behind its buffer of 30 records: a schedule writes a few thousand lines at most, so a
+        // thousand rounds are plenty, and a run still paused after them is a problem of its own).
+        var waiting: Bool { tailer.map { $0.condition.isStalled || destination?.current?.waitingCount ?? 0 > 0 } ?? false }
+        for round in 0..<1000 {
+            if round >= 6 && !waiting { break }
             destination?.current?.acknowledge(Int.max)
             turn(with: take(host.queued.count).map { .watch($0) })
             clock.advance(by: .milliseconds(1500))
             turn(with: [])
         }
+        if waiting { problems.append("settling: reading still paused behind the destination after 1,000 rounds") }
         destination?.current?.answersAtFinish = true
         stop()
     }
