@@ -23,9 +23,6 @@ extension Tailer {
             return
         }
         endStall()
-        // Disabled meanwhile: nothing is followed; waking up looks at every file (`StateChange`'s `wakeUp`). A look
-        // now would follow the live files again and move their positions past lines nobody exported.
-        guard state != .disabled else { return }
         try reconcileEverything()
     }
 

@@ -106,6 +106,6 @@ extension Tailer {
         positions.keep(where: isLive)
         rewatch()
         try enter(newFile.config.state)
-        if state != .disabled { try reconcileEverything() }
+        try reconcileEverything()
     }
 }

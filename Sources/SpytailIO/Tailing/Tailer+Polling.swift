@@ -10,8 +10,8 @@ extension Tailer {
         if watches.watcher == nil || watches.failed.contains(configFolder), FileStamp(configFile.path) != configStamp {
             try reloadConfig()
         }
-        guard state != .disabled else { return }
         if watches.watcher == nil { return try reconcileEverything() }
+        guard state != .disabled else { return }
         guard !watches.failed.isEmpty else { return }
         // Each refused folder is looked at; one that exists is watched again (a failure comes back as an event).
         for directory in watches.retryRefused(exists: { Syscall.stat($0)?.isDirectory == true }) {

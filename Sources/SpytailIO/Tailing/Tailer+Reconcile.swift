@@ -4,8 +4,11 @@ import SpytailCore
 /// Reconciling: every hint ends in a look at the file (fstat, stat) and `TailDecision`.
 extension Tailer {
     /// Every file of ours (open or retired), every live file, and rotated copies whose arrival went untold (an
-    /// overflow, a pause, a reload, the poll without inotify).
+    /// overflow, a pause, a reload, the poll without inotify). Nothing while disabled: nothing is followed then, and
+    /// a look would follow the live files again and move their positions past lines nobody exported (waking up
+    /// looks at everything, `StateChange`'s `wakeUp`).
     func reconcileEverything() throws(SinkError) {
+        guard state != .disabled else { return }
         for file in files.all where files[file.identity] != nil { try reconcile(file) }
         for source in configuration.sources {
             for path in discovery.liveFiles(for: source) { try reconcilePath(path) }

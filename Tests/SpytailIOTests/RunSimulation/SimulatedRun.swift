@@ -149,6 +149,11 @@ final class SimulatedRun {
     /// still say so with a gap; the end-of-run check counts the line as destroyed, not as lost by the run.
     private func whileStalledExcused(_ change: () -> Void) {
         guard let run = tailer, run.condition.isStalled else { return change() }
+        excusingWhatItDestroys(change)
+    }
+
+    /// Makes `change`, and what it destroys counts as destroyed before the run could read it (not told).
+    private func excusingWhatItDestroys(_ change: () -> Void) {
         let before = Set(host.destroyed.keys)
         change()
         host.untell(host.destroyed.keys.filter { !before.contains($0) })
@@ -279,10 +284,8 @@ final class SimulatedRun {
     /// The run waits inside a step (a copy's arrival, room in an output): a compressor may finish, inotify
     /// hands over what it has, and time passes (the wait ends at its deadline at the latest).
     private func whileWaiting() {
-        let before = Set(host.destroyed.keys)
-        for w in host.writers.indices where meanwhile.below(2) == 0 { host.finish(w) }
-        // What this destroyed went while the run was busy in the very turn it was told in.
-        host.untell(host.destroyed.keys.filter { !before.contains($0) })
+        // What this destroys goes while the run is busy in the very turn it was told in.
+        excusingWhatItDestroys { for w in host.writers.indices where meanwhile.below(2) == 0 { host.finish(w) } }
         for event in take(host.queued.count) { spy.deliver(event) }
         if let delivery = destination?.current, answers.below(2) == 0 { delivery.acknowledge(1 + answers.below(40)) }
         clock.advance(by: .milliseconds(250))
@@ -291,9 +294,7 @@ final class SimulatedRun {
     /// A resume has looked at a chain and planned its reads: a compressor (or copytruncate's truncate) may
     /// finish before it opens anything, as kubelet's compressor did in the node test under load.
     private func whileResuming() {
-        let before = Set(host.destroyed.keys)
-        for w in host.writers.indices where betweenLookAndOpen.below(4) == 0 { host.finish(w) }
-        host.untell(host.destroyed.keys.filter { !before.contains($0) })
+        excusingWhatItDestroys { for w in host.writers.indices where betweenLookAndOpen.below(4) == 0 { host.finish(w) } }
     }
 
     /// Tracing: each step printed with what the run reported meanwhile and what it watches.
