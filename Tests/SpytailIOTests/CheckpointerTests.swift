@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 import SpytailCore
 @testable import SpytailIO
@@ -20,17 +21,17 @@ struct CheckpointerTests {
     @Test func aNewlySeenContentIsSavedEvenWhenNoOffsetMoved() {
         let store = RecordingCheckpointStore()
         let checkpointer = Checkpointer(store: store)
-        #expect(checkpointer.save(positions(10, seen: [Fingerprint(value: 7)]), now: .zero, durable: false, settings: settings) == .saved)
+        #expect(checkpointer.save(positions(10, seen: [Fingerprint(value: 7)]), now: .zero, durable: false, settings: settings, syncOutputs: {}) == .saved)
         #expect(checkpointer.save(positions(10, seen: [Fingerprint(value: 7), Fingerprint(value: 8)]), now: .zero, durable: false,
-                                  settings: settings) == .saved)
+                                  settings: settings, syncOutputs: {}) == .saved)
         #expect(store.saves.last?.saved.seen["/logs/app.log"]?.map(\.fingerprint) == [Fingerprint(value: 7), Fingerprint(value: 8)])
     }
 
     @Test func withoutNetworkOutputsASetIsSavedAtOnce() {
         let store = RecordingCheckpointStore()
         let checkpointer = Checkpointer(store: store)
-        #expect(checkpointer.save(positions(10), now: .zero, durable: false, settings: settings) == .saved)
-        #expect(checkpointer.save(positions(10), now: .zero, durable: false, settings: settings) == .unchanged)
+        #expect(checkpointer.save(positions(10), now: .zero, durable: false, settings: settings, syncOutputs: {}) == .saved)
+        #expect(checkpointer.save(positions(10), now: .zero, durable: false, settings: settings, syncOutputs: {}) == .unchanged)
         #expect(store.saves.map(\.checkpoints) == [[checkpoint(10)]])
     }
 
@@ -40,19 +41,19 @@ struct CheckpointerTests {
         let clickhouse = DeliveryLedger(), other = DeliveryLedger()
         clickhouse.take(5)
         other.take(1)
-        #expect(checkpointer.save(positions(100), ledgers: [clickhouse, other], now: .zero, durable: false, settings: settings) == .unchanged)
+        #expect(checkpointer.save(positions(100), ledgers: [clickhouse, other], now: .zero, durable: false, settings: settings, syncOutputs: {}) == .unchanged)
         clickhouse.take(5)
-        #expect(checkpointer.save(positions(200), ledgers: [clickhouse, other], now: .zero, durable: false, settings: settings) == .unchanged)
+        #expect(checkpointer.save(positions(200), ledgers: [clickhouse, other], now: .zero, durable: false, settings: settings, syncOutputs: {}) == .unchanged)
         #expect(store.saves.isEmpty)
 
         clickhouse.acknowledge(5)  // the first set's 5 records, but `other` has not acknowledged its 1
-        #expect(checkpointer.saveAcknowledged(now: .zero, durable: false, settings: settings) == .unchanged)
+        #expect(checkpointer.saveAcknowledged(now: .zero, durable: false, settings: settings, syncOutputs: {}) == .unchanged)
         other.acknowledge(1)
-        #expect(checkpointer.saveAcknowledged(now: .zero, durable: false, settings: settings) == .saved)
+        #expect(checkpointer.saveAcknowledged(now: .zero, durable: false, settings: settings, syncOutputs: {}) == .saved)
         #expect(store.saves.map(\.checkpoints) == [[checkpoint(100)]])
 
         clickhouse.acknowledge(5)
-        #expect(checkpointer.save(positions(200), ledgers: [clickhouse, other], now: .zero, durable: false, settings: settings) == .saved)
+        #expect(checkpointer.save(positions(200), ledgers: [clickhouse, other], now: .zero, durable: false, settings: settings, syncOutputs: {}) == .saved)
         #expect(store.saves.map(\.checkpoints) == [[checkpoint(100)], [checkpoint(200)]])
         #expect(checkpointer.pendingCount == 0)
     }
@@ -62,11 +63,46 @@ struct CheckpointerTests {
         let checkpointer = Checkpointer(store: store)
         let removed = DeliveryLedger()
         removed.take(3)
-        _ = checkpointer.save(positions(50), ledgers: [removed], now: .zero, durable: false, settings: settings)
+        _ = checkpointer.save(positions(50), ledgers: [removed], now: .zero, durable: false, settings: settings, syncOutputs: {})
         #expect(store.saves.isEmpty)
         removed.retire()
-        #expect(checkpointer.saveAcknowledged(now: .zero, durable: false, settings: settings) == .saved)
+        #expect(checkpointer.saveAcknowledged(now: .zero, durable: false, settings: settings, syncOutputs: {}) == .saved)
         #expect(store.saves.last?.checkpoints == [checkpoint(50)])
+    }
+
+    /// A durable save comes after the outputs' bytes are on the disk (a power loss then cannot leave the checkpoint
+    /// ahead of an output); a save between syncs does not wait for the disk.
+    @Test func aDurableSaveSyncsTheOutputsFirstAndOnlyIt() {
+        let store = RecordingCheckpointStore()
+        let checkpointer = Checkpointer(store: store)
+        var happened: [String] = []
+        store.onSave = { _ in happened.append("save") }
+        let sync: () throws(SinkError) -> Void = { happened.append("sync") }
+        #expect(checkpointer.save(positions(10), now: .zero, durable: false, settings: settings, syncOutputs: sync) == .saved)
+        #expect(happened == ["save"])
+        #expect(checkpointer.save(positions(20), now: .zero, durable: true, settings: settings, syncOutputs: sync) == .saved)
+        #expect(happened == ["save", "sync", "save"])
+        #expect(store.saves.map(\.durable) == [false, true])
+    }
+
+    /// An output that cannot sync keeps the checkpoints from being made durable: the failure names it, the store
+    /// is not written, and the same save is asked for again at the next sync.
+    @Test func anOutputThatCannotSyncKeepsTheSaveFromBeingDurable() {
+        let store = RecordingCheckpointStore()
+        let checkpointer = Checkpointer(store: store)
+        let failing: () throws(SinkError) -> Void = { () throws(SinkError) in
+            throw SinkError(destination: "/out/app.jsonl", cause: .other(errno: EIO, message: "cannot sync to disk: EIO"))
+        }
+        let outcome = checkpointer.save(positions(10), now: .zero, durable: true, settings: settings, syncOutputs: failing)
+        guard case .failed(let problem) = outcome else {
+            Issue.record("expected a failed save, got \(outcome)")
+            return
+        }
+        #expect(problem.contains("/out/app.jsonl") && problem.contains("not made durable"))
+        #expect(store.saves.isEmpty)
+        #expect(checkpointer.saveAcknowledged(now: .seconds(1), durable: true, settings: settings, syncOutputs: {}) == .saved)
+        #expect(store.saves.map(\.checkpoints) == [[checkpoint(10)]])
+        #expect(store.saves.last?.durable == true)
     }
 
     @Test func pendingSetsStayBoundedAndTheNewestIsKept() {
@@ -75,11 +111,11 @@ struct CheckpointerTests {
         let ledger = DeliveryLedger()
         for offset in 1...1_000 {
             ledger.take(1)
-            _ = checkpointer.save(positions(Int64(offset)), ledgers: [ledger], now: .zero, durable: false, settings: settings)
+            _ = checkpointer.save(positions(Int64(offset)), ledgers: [ledger], now: .zero, durable: false, settings: settings, syncOutputs: {})
         }
         #expect(checkpointer.pendingCount <= Checkpointer.maxPending)
         ledger.acknowledge(1_000)
-        #expect(checkpointer.saveAcknowledged(now: .zero, durable: true, settings: settings) == .saved)
+        #expect(checkpointer.saveAcknowledged(now: .zero, durable: true, settings: settings, syncOutputs: {}) == .saved)
         #expect(store.saves.map(\.checkpoints) == [[checkpoint(1_000)]])
         #expect(store.saves.last?.durable == true)
     }

@@ -9,9 +9,14 @@ public protocol ByteWriter: AnyObject {
     var routesByFile: Bool { get }
     /// The writer for entries of `file`; itself unless `routesByFile`.
     func forFile(_ file: SourceFile) throws(SinkError) -> any ByteWriter
+    /// Waits until what was written is on the disk (a file: `fdatasync`), so that a checkpoint made durable
+    /// after it never names bytes a power loss could still take. A writer whose bytes are kept elsewhere (a
+    /// pipe, a network output, which has its acknowledgements) has nothing to do.
+    func sync() throws(SinkError)
 }
 
 extension ByteWriter {
     public var routesByFile: Bool { false }
     public func forFile(_ file: SourceFile) throws(SinkError) -> any ByteWriter { self }
+    public func sync() throws(SinkError) {}
 }

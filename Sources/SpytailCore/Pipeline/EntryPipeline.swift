@@ -187,4 +187,9 @@ public final class EntryPipeline {
     public func flush() throws(SinkError) {
         for route in routes { try route.sink.flush() }
     }
+
+    /// Waits until every output's flushed bytes are on the disk (files only; see `ByteWriter.sync`).
+    public func sync() throws(SinkError) {
+        for route in routes { try route.sink.sync() }
+    }
 }

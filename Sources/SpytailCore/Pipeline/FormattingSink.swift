@@ -43,4 +43,6 @@ public final class FormattingSink: EntrySink {
         buffer.removeAll()
         stall = nil
     }
+
+    public func sync() throws(SinkError) { try writer.sync() }
 }

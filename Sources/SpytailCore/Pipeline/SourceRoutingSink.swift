@@ -27,6 +27,9 @@ public final class SourceRoutingSink: EntrySink {
         if let first { throw first }
     }
 
+    /// The writer syncs every file it opened.
+    public func sync() throws(SinkError) { try writer.sync() }
+
     /// Asked often (before every read while an output may be full): any stalled file will do.
     public var stall: SinkError? { sinks.values.lazy.compactMap(\.stall).first }
 

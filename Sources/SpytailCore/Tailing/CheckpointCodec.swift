@@ -3,6 +3,8 @@
 /// with `"drained":true` on a rotated-away file read to its end, and `"seen":{"<live path>":["<fingerprint>",…]}`,
 /// the contents seen under each live path, oldest first, `"<fingerprint>@<offset>"` for one let go part-way
 /// known (both optional keys: version 1 still; a file without `seen` resumes as before it was written).
+/// A save that was not made durable also carries its `RecentStamp`:
+/// `"recent":{"boot":"<boot id>","follows":{"device":…,"inode":…}}` (`follows` absent: no checkpoint file yet).
 public enum CheckpointCodec {
     public static let version = 1
 
@@ -12,9 +14,16 @@ public enum CheckpointCodec {
         public var description: String { reason }
     }
 
-    public static func encode(_ saved: SavedPositions) -> [UInt8] {
+    public static func encode(_ saved: SavedPositions, stamp: RecentStamp? = nil) -> [UInt8] {
         let out = OutputBuffer(capacity: 256 + saved.checkpoints.count * 200 + saved.seen.count * 100)
-        out.append("{\"version\":\(version),\"files\":[")
+        out.append("{\"version\":\(version),")
+        if let stamp {
+            out.append("\"recent\":{\"boot\":")
+            out.appendJSONString(stamp.boot)
+            if let follows = stamp.follows { out.append(",\"follows\":{\"device\":\(follows.device),\"inode\":\(follows.inode)}") }
+            out.append("},\n")
+        }
+        out.append("\"files\":[")
         for (i, c) in saved.checkpoints.sorted(by: { $0.path < $1.path }).enumerated() {
             if i > 0 { out.append(",\n  ") } else { out.append("\n  ") }
             out.append("{\"path\":")
@@ -40,9 +49,30 @@ public enum CheckpointCodec {
     }
 
     public static func decode(_ bytes: [UInt8]) throws(DecodeError) -> SavedPositions {
+        try decodeStamped(bytes).saved
+    }
+
+    /// The positions and, for a save that was not made durable, its stamp.
+    public static func decodeStamped(_ bytes: [UInt8]) throws(DecodeError) -> (saved: SavedPositions, stamp: RecentStamp?) {
         let json: JSONValue
         do { json = try JSONValue.parse(bytes) } catch { throw DecodeError(reason: "\(error)") }
         guard case .object(let top) = json else { throw DecodeError(reason: "not a JSON object") }
+        return (try positions(top), try stamp(top["recent"]))
+    }
+
+    static func stamp(_ value: JSONValue?) throws(DecodeError) -> RecentStamp? {
+        guard let value else { return nil }
+        guard case .object(let o) = value, case .string(let boot)? = o["boot"] else {
+            throw DecodeError(reason: "recent: expected an object with a boot id")
+        }
+        guard let follows = o["follows"] else { return RecentStamp(boot: boot, follows: nil) }
+        guard case .object(let f) = follows, case .number(let device)? = f["device"], case .number(let inode)? = f["inode"],
+              device >= 0, inode >= 0
+        else { throw DecodeError(reason: "recent.follows: expected a device and an inode") }
+        return RecentStamp(boot: boot, follows: FileIdentity(device: UInt64(device), inode: UInt64(inode)))
+    }
+
+    static func positions(_ top: [String: JSONValue]) throws(DecodeError) -> SavedPositions {
         guard top["version"] == .number(Double(version)) else {
             throw DecodeError(reason: "unsupported version \(top["version"].map { "\($0)" } ?? "(none)"); this spytail writes \(version)")
         }

@@ -44,6 +44,10 @@ public enum Syscall {
         _ = try retrying { Glibc.rename(from, to) }
     }
 
+    public static func unlink(_ path: String) throws(Errno) {
+        _ = try retrying { Glibc.unlink(path) }
+    }
+
     public static func fsync(_ fd: Int32) throws(Errno) {
         _ = try retrying { Glibc.fsync(fd) }
     }

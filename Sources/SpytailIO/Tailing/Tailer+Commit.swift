@@ -46,10 +46,10 @@ extension Tailer {
             try pipeline.flush()
             dropSupersededDeletedPositions()
             outcome = checkpointer.save(savedPositions(), ledgers: configuration.ledgers, now: uptime, durable: durable,
-                                        settings: settings)
+                                        settings: settings, syncOutputs: syncOutputs)
         } else if condition.isStalled && condition.checkpoints != .frozen {
             // Nothing new is noted while an output holds bytes back; what was acknowledged before still counts.
-            outcome = checkpointer.saveAcknowledged(now: uptime, durable: durable, settings: settings)
+            outcome = checkpointer.saveAcknowledged(now: uptime, durable: durable, settings: settings, syncOutputs: syncOutputs)
         } else {
             return
         }
@@ -58,6 +58,16 @@ extension Tailer {
         case .saved: if condition.checkpointSaved() { report(.checkpointsSavedAgain) }
         case .failed(let error): if condition.checkpointFailed() { report(.checkpointSaveFailed(error)) }
         }
+    }
+
+    /// Before a durable save: every output's bytes on the disk, those of outputs a reload replaced first (they
+    /// are let go once synced).
+    func syncOutputs() throws(SinkError) {
+        while let replaced = replacedPipelines.first {
+            try replaced.sync()
+            replacedPipelines.removeFirst()
+        }
+        try pipeline.sync()
     }
 
     /// The checkpoints, with the contents seen under every live path whose chain is known (also one with nothing

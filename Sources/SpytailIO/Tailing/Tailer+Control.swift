@@ -97,6 +97,7 @@ extension Tailer {
         try pipeline.flush()
         retirePipelineCounts()
         made.startDeliveries(after: configuration, notify: deliveryNotice)
+        replacedPipelines.append(pipeline)  // its files are synced before the next durable save
         configuration = made
         attachTap()
         events.report(.configReloaded(path: newFile.path))

@@ -24,6 +24,8 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
 
     /// The config file and what is made of it, swapped as one value on reload.
     var configuration: RunConfiguration
+    /// Pipelines a reload replaced, kept until their files are synced (before the next durable save).
+    var replacedPipelines: [EntryPipeline] = []
     var state: SpyState
     var condition = RunCondition()
 
@@ -122,7 +124,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     func abandon() {
         watches.watcher?.stop(waiting: false)
         configuration.stopDeliveries()
-        if let problem = checkpointer.saveDelivered(now: uptime) { report(.checkpointSaveFailed(problem)) }
+        if let problem = checkpointer.saveDelivered(now: uptime, syncOutputs: syncOutputs) { report(.checkpointSaveFailed(problem)) }
     }
 
     private func loop() throws(SinkError) {

@@ -48,6 +48,17 @@ public final class FileDescriptorWriter: ByteWriter {
     /// Whether the descriptor is a terminal (colour and progress are for people only).
     public var isTerminal: Bool { isatty(fd) == 1 }
 
+    /// Waits until the bytes written so far are on the disk (`fdatasync`).
+    public func sync() throws(SinkError) {
+        do {
+            _ = try Syscall.retrying { fdatasync(fd) }
+        } catch {
+            // A pipe, a terminal, /dev/null: nothing that keeps bytes, nothing to sync.
+            if error.rawValue == EINVAL || error.rawValue == EROFS { return }
+            throw SinkError(destination: name, cause: .other(errno: error.rawValue, message: "cannot sync to disk: \(error)"))
+        }
+    }
+
     /// Writes all of `bytes`; a failure says how many did get out (`SinkError.written`).
     public func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(SinkError) {
         if ownsDescriptor { try reopenIfMoved() }

@@ -21,6 +21,8 @@ final class PatientWriter: ByteWriter {
         routesByFile ? PatientWriter(try base.forFile(file), waitForSpace: waitForSpace, spaceAgain: spaceAgain) : self
     }
 
+    func sync() throws(SinkError) { try base.sync() }
+
     func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(SinkError) {
         var rest = bytes
         var waited = false

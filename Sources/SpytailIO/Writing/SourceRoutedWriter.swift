@@ -36,6 +36,15 @@ final class SourceRoutedWriter: ByteWriter {
         for folder in missing.reversed() { mkdir(folder, 0o750) }
     }
 
+    /// Syncs every file opened so far (they stay open), all of them even when one fails.
+    func sync() throws(SinkError) {
+        var first: SinkError?
+        for writer in writers.values {
+            do { try writer.sync() } catch { first = first ?? error }
+        }
+        if let first { throw first }
+    }
+
     /// Bytes not attributed to a file go to the unnamed file (nothing writes them so today).
     func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(SinkError) {
         try forFile(SourceFile(path: "", fingerprint: Fingerprint(value: 0))).write(bytes)
