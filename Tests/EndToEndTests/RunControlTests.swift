@@ -255,13 +255,15 @@ struct RunDiskFullTests {
         dir.write("logs/app.log", lines.joined())
         #expect(RunTools.waitUntil { spytail.stderr.contains("no space left on device; reading paused") }, "\(spytail.stderr)")
 
-        // While full: the checkpoint covers only lines whose records are out.
+        // While full: the checkpoints (the durable file and the saves since) cover only lines whose records are out.
         let exported = RunTools.sequences(in: dir.file("out/out.jsonl")).counts.count
-        let checkpoint = (try? String(contentsOfFile: dir.file("state/cp.json"), encoding: .utf8)) ?? ""
-        let offset = checkpoint.range(of: #""offset":(\d+)"#, options: .regularExpression)
-            .flatMap { Int(checkpoint[$0].dropFirst(9)) } ?? 0
-        let linesBeforeOffset = lines.joined().utf8.prefix(offset).filter { $0 == 0x0A }.count
-        #expect(linesBeforeOffset <= exported, "checkpoint at line \(linesBeforeOffset), only \(exported) exported")
+        for file in ["state/cp.json", "state/cp.json.recent"] {
+            let checkpoint = (try? String(contentsOfFile: dir.file(file), encoding: .utf8)) ?? ""
+            let offset = checkpoint.range(of: #""offset":(\d+)"#, options: .regularExpression)
+                .flatMap { Int(checkpoint[$0].dropFirst(9)) } ?? 0
+            let linesBeforeOffset = lines.joined().utf8.prefix(offset).filter { $0 == 0x0A }.count
+            #expect(linesBeforeOffset <= exported, "\(file) at line \(linesBeforeOffset), only \(exported) exported")
+        }
         #expect(exported < total)
         let paused = probe("/readyz")
         #expect(paused.status == "503" && paused.body.contains("no space left"), "\(paused)")

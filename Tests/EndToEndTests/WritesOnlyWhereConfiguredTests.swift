@@ -62,7 +62,8 @@ struct WritesOnlyWhereConfiguredTests {
         spytail.process.waitUntilExit()
         #expect(spytail.process.terminationStatus == 0, "\(spytail.stderr)")
 
-        let allowed = Set(["out/out.jsonl", "state/cp.json", "state/cp.json.tmp", "state/cp.json.corrupt"].map(dir.file))
+        let allowed = Set(["out/out.jsonl", "state/cp.json", "state/cp.json.tmp", "state/cp.json.corrupt", "state/cp.json.recent",
+                             "state/cp.json.recent.tmp"].map(dir.file))
         let (paths, modes) = Self.writtenPaths(trace)
         #expect(paths.subtracting(allowed).sorted() == [])
         #expect(paths.contains(dir.file("state/cp.json.corrupt")) && paths.contains(dir.file("out/out.jsonl")))
