@@ -25,6 +25,14 @@ public final class RecordingCheckpointStore: CheckpointStore, @unchecked Sendabl
         return try loadResult.get()
     }
 
+    /// A power loss: the saves after the last durable one are gone (`FileCheckpointStore` keeps them in a file
+    /// that counts only in the boot it was written in).
+    public func loseUnsynced() {
+        state.withLock { s in
+            while let last = s.saves.last, !last.durable { s.saves.removeLast() }
+        }
+    }
+
     public func save(_ saved: SavedPositions, durable: Bool) throws(CheckpointStoreError) {
         onSave?(saved.checkpoints)
         if let saveError { throw saveError }

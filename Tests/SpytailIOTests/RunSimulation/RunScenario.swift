@@ -23,6 +23,9 @@ struct RunScenario: CustomStringConvertible {
         case crash
         /// Killed in the next turn, after the outputs were written and before the checkpoints were.
         case crashWhileSaving
+        /// The machine loses power between two turns: killed, and what was not synced is gone (the output file
+        /// back to its last sync, the checkpoints back to their last durable save).
+        case powerLoss
         /// Started again from the checkpoints (when down).
         case start
         case setState(SpyState)
@@ -46,6 +49,7 @@ struct RunScenario: CustomStringConvertible {
             case .stop: "stop"
             case .crash: "crash"
             case .crashWhileSaving: "crashWhileSaving"
+            case .powerLoss: "powerLoss"
             case .start: "start"
             case .setState(let state): "setState(\(state))"
             case .reload: "reload"
@@ -87,6 +91,8 @@ struct RunScenario: CustomStringConvertible {
         // The second output's draws come from a generator of their own: the rest of a seed's schedule is the one
         // it had before there was a second output.
         var answers = SplitMix64(seed: seed ^ 0xACC)
+        // Which kills are power losses: a draw of its own too.
+        var power = SplitMix64(seed: seed ^ 0x90FF)
         delivers = answers.below(2) == 0 && Self.withDestination
         var steps: [Step] = []
         var up = !startsLate
@@ -110,7 +116,7 @@ struct RunScenario: CustomStringConvertible {
                 steps.append(.stop)
                 up = false
             case 88..<90 where up:
-                steps.append(.crash)
+                steps.append(power.below(2) == 0 ? .powerLoss : .crash)
                 up = false
             case 90..<92 where up:
                 steps.append(.crashWhileSaving)

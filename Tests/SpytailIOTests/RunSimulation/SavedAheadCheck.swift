@@ -27,6 +27,9 @@ final class SavedAheadCheck {
         self.output = output
     }
 
+    /// The output was cut (a power loss): checkpoints found behind it are looked at again.
+    func forget() { behind = [] }
+
     /// What is wrong with `checkpoints` being saved now (empty: nothing).
     func problems(saving checkpoints: [Checkpoint]) -> [String] {
         output.catchUp()

@@ -110,6 +110,8 @@ final class SimulatedHost {
 
     /// The config the run is started with; `delivers`: with a second output acknowledged later, which the
     /// simulator opens in place of the syslog client (`SimulatedDestination`).
+    /// The run's config. Its first output is the output file on the simulated disk (`SimulatedDisk`, opened by
+    /// `SimulatedOpener` in place of a `file` output: the simulator sees its syncs).
     func config(delivers: Bool) -> String {
         let second = delivers ? #", {"type": "syslog", "address": "127.0.0.1:514"}"# : ""
         return #"""
@@ -117,7 +119,7 @@ final class SimulatedHost {
                      {"name": "b", "include": ["logs/b.log"], "olddir": "old"},
                      {"name": "c", "include": ["logs/c.log"], "rotatedPattern": "c\\.(?<date>\\d{4}-\\d\\d-\\d\\d)\\.(?<index>\\d+)\\.log"}],
          "tail": {"rotateWaitMs": 1000, "maxOpenFiles": 8, "syncIntervalMs": 500},
-         "outputs": [{"type": "file", "path": "out/out.jsonl", "format": "jsonl"}\#(second)]}
+         "outputs": [{"type": "syslog", "address": "127.0.0.1:601"}\#(second)]}
         """#
     }
 

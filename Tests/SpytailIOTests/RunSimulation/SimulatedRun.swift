@@ -49,6 +49,9 @@ final class SimulatedRun {
     private let savedAheadOfAcknowledged: SavedAheadCheck?
     /// When the destination answers while the run waits, and whether it answers at a stop (a draw of its own).
     private var answers: SplitMix64
+    /// The disk the output file is on, and what opens the run's outputs.
+    private let disk: SimulatedDisk
+    private let opener: SimulatedOpener
 
     init(_ scenario: RunScenario, trace: Bool = false) {
         self.scenario = scenario
@@ -70,6 +73,8 @@ final class SimulatedRun {
         } else {
             (destination, acknowledged, savedAheadOfAcknowledged) = (nil, nil, nil)
         }
+        disk = SimulatedDisk(path: directory.file("out/out.jsonl"))
+        opener = SimulatedOpener(disk: disk, destination: destination)
         checkpoints.onSave = { [unowned self] saving in
             guard checkpoints.saveError == nil else { return }  // a save that fails (killed mid-save, a full disk) is never read
             problems += savedAhead.problems(saving: saving).map { "step \(stepIndex): \($0)" }
@@ -122,6 +127,7 @@ final class SimulatedRun {
             turn(with: [])
         case .stop: stop()
         case .crash: crash()
+        case .powerLoss: powerLoss()
         case .crashWhileSaving:
             guard tailer != nil else { return }
             checkpoints.saveError = CheckpointStoreError(description: "killed while saving")
@@ -196,7 +202,7 @@ final class SimulatedRun {
         checkpoints.loadResult = .success(checkpoints.saves.last?.saved ?? SavedPositions())
         do {
             let run = try Tailer(configFile: ConfigFile(path: configPath), store: checkpoints, events: reporter, clock: clock,
-                                 fileEvents: spy.factory, remote: destination)
+                                 fileEvents: spy.factory, remote: opener)
             tailer = run
             recording = true
             run.onWait = { [unowned self] in self.whileWaiting() }
@@ -279,6 +285,17 @@ final class SimulatedRun {
         undeliveredDied(stalled: stalled)
         host.watched = { [] }
         host.dropQueued()
+    }
+
+    /// The power went: killed, the output file back to its length at its last sync, the checkpoints back to their
+    /// last durable save. The records the cut took are gone: their lines must be read again from the files.
+    private func powerLoss() {
+        guard tailer != nil else { return }
+        crash()
+        disk.powerLoss()
+        checkpoints.loseUnsynced()
+        savedAhead.forget()
+        undeliveredDied(stalled: true)
     }
 
     /// The run waits inside a step (a copy's arrival, room in an output): a compressor may finish, inotify
