@@ -24,14 +24,30 @@ public final class FileDescriptorWriter: ByteWriter {
         FileDescriptorWriter(fd: STDOUT_FILENO, name: "stdout", ownsDescriptor: false)
     }
 
-    /// Opens `path` for appending, creating it with mode 0640 (less the umask).
+    /// Opens `path` for appending, creating it with mode 0640 (less the umask). A file that ends inside a record
+    /// gets a newline first (see `endTornRecord`).
     public static func appending(to path: String) throws(SinkError) -> FileDescriptorWriter {
+        let writer: FileDescriptorWriter
         do {
-            let fd = try Syscall.open(path, O_WRONLY | O_CREAT | O_APPEND, 0o640)
-            return FileDescriptorWriter(fd: fd, name: path, ownsDescriptor: true)
+            writer = FileDescriptorWriter(fd: try Syscall.open(path, O_WRONLY | O_CREAT | O_APPEND, 0o640), name: path, ownsDescriptor: true)
         } catch {
             throw SinkError(destination: path, cause: .other(errno: error.rawValue, message: "cannot open: \(error)"))
         }
+        try writer.endTornRecord()
+        return writer
+    }
+
+    /// A record cut short at the end of the file (a full disk took part of a write, then the process ended before
+    /// the rest got out) would run into the first record written now and spoil it too: it is ended with a newline,
+    /// a line of its own. Its record comes again whole, the checkpoints never counted it.
+    private func endTornRecord() throws(SinkError) {
+        guard let info = try? Syscall.fstat(fd), (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return }
+        let reader = Glibc.open(name, O_RDONLY | O_CLOEXEC)
+        guard reader >= 0 else { return }  // write-only to us: nothing to look at
+        defer { Syscall.close(reader) }
+        var last: UInt8 = 0
+        guard Glibc.pread(reader, &last, 1, info.st_size - 1) == 1, last != UInt8(ascii: "\n") else { return }
+        try [UInt8(ascii: "\n")].withUnsafeBufferPointer { (newline) throws(SinkError) in try write(newline) }
     }
 
     /// Opens the path again if it no longer names the file we hold.

@@ -36,6 +36,9 @@ struct RunScenario: CustomStringConvertible {
         /// The second output's destination acknowledges up to `records` of the records waiting for it; the loop
         /// turns once.
         case acknowledge(records: Int)
+        /// The output file's disk fills up, `bytes` short of full (a write then takes what fits and fails with
+        /// ENOSPC), or has room again (nil).
+        case outputDiskFull(bytes: Int?)
 
         var description: String {
             switch self {
@@ -55,6 +58,7 @@ struct RunScenario: CustomStringConvertible {
             case .reload: "reload"
             case .checkpointDiskFull(let full): "checkpointDiskFull(\(full))"
             case .acknowledge(let n): "acknowledge(\(n))"
+            case .outputDiskFull(let room): "outputDiskFull(\(room.map { "\($0) bytes left" } ?? "room again"))"
             }
         }
     }
@@ -93,6 +97,9 @@ struct RunScenario: CustomStringConvertible {
         var answers = SplitMix64(seed: seed ^ 0xACC)
         // Which kills are power losses: a draw of its own too.
         var power = SplitMix64(seed: seed ^ 0x90FF)
+        // When the output's disk fills up and drains: one more.
+        var disk = SplitMix64(seed: seed ^ 0xD15C)
+        var diskFull = false
         delivers = answers.below(2) == 0 && Self.withDestination
         var steps: [Step] = []
         var up = !startsLate
@@ -127,6 +134,10 @@ struct RunScenario: CustomStringConvertible {
             default: steps.append(.write(writer: w, lines: 1))
             }
             if delivers && answers.below(3) == 0 { steps.append(.acknowledge(records: [1, 5, 20, 100][answers.below(4)])) }
+            if disk.below(diskFull ? 6 : 30) == 0 {
+                diskFull.toggle()
+                steps.append(.outputDiskFull(bytes: diskFull ? [0, 100, 2000][disk.below(3)] : nil))
+            }
         }
         self.steps = steps
     }

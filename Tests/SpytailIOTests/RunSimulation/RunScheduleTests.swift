@@ -294,4 +294,16 @@ struct RunScheduleTests {
                                    steps: [.tick(milliseconds: 700), .write(writer: 1, lines: 3), .deliver(events: 10), .overflow, .powerLoss])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// The output's disk full at start: the first read filled it, the last record cut part-way (ENOSPC), then the
+    /// process was killed. The restart appended after the torn record, which spoiled the first new one (seed 96,
+    /// shrunk, once the simulator's output disk could fill up). A file output that ends inside a record gets a
+    /// newline before anything is appended now.
+    @Test func aRecordTornByAFullDiskBeforeAKillDoesNotSpoilTheNextOne() {
+        let schedule = RunScenario(modes: [(.copytruncate, compress: false, delay: false), Self.plain, (.create, compress: true, delay: false)],
+                                   startsLate: true,
+                                   steps: [.outputDiskFull(bytes: 2000), .write(writer: 1, lines: 18), .start, .write(writer: 0, lines: 1),
+                                           .crashWhileSaving])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }

@@ -49,6 +49,8 @@ final class SimulatedRun {
     private let savedAheadOfAcknowledged: SavedAheadCheck?
     /// When the destination answers while the run waits, and whether it answers at a stop (a draw of its own).
     private var answers: SplitMix64
+    /// When a full output disk drains while the run waits (a draw of its own).
+    private var drains: SplitMix64
     /// The disk the output file is on, and what opens the run's outputs.
     private let disk: SimulatedDisk
     private let opener: SimulatedOpener
@@ -61,6 +63,7 @@ final class SimulatedRun {
         meanwhile = SplitMix64(seed: scenario.seed ^ 0x5EED)
         betweenLookAndOpen = SplitMix64(seed: scenario.seed ^ 0x100C)
         answers = SplitMix64(seed: scenario.seed ^ 0xA115)
+        drains = SplitMix64(seed: scenario.seed ^ 0xD8A1)
         configPath = directory.write("c.json", host.config(delivers: scenario.delivers))
         output = SimulatedOutput(path: directory.file("out/out.jsonl"), writers: host.writers.map(\.name))
         savedAhead = SavedAheadCheck(output: output)
@@ -143,6 +146,9 @@ final class SimulatedRun {
         case .checkpointDiskFull(let full):
             checkpointDiskFull = full
             checkpoints.saveError = checkpointDiskError
+        case .outputDiskFull(let room):
+            disk.room = room
+            turn(with: [])
         case .acknowledge(let n):
             guard tailer != nil, let delivery = destination?.current else { return }
             delivery.acknowledge(n)
@@ -174,6 +180,7 @@ final class SimulatedRun {
             host.reopen(w)
         }
         perform(.checkpointDiskFull(false))  // room again: the run's saves recover
+        disk.room = nil  // and its output
         if tailer == nil { start() }
         perform(.setState(.recording))
         // Six rounds; with a destination, as many more as it takes to deliver everything (it answers every round,
@@ -305,6 +312,8 @@ final class SimulatedRun {
         excusingWhatItDestroys { for w in host.writers.indices where meanwhile.below(2) == 0 { host.finish(w) } }
         for event in take(host.queued.count) { spy.deliver(event) }
         if let delivery = destination?.current, answers.below(2) == 0 { delivery.acknowledge(1 + answers.below(40)) }
+        // A full output disk drains while the run waits for it (a catch-up waits in place), in a few waits.
+        if disk.room != nil, drains.below(4) == 0 { disk.room = nil }
         clock.advance(by: .milliseconds(250))
     }
 
