@@ -38,7 +38,8 @@ public struct SpytailConfig: Sendable, Equatable {
         /// A rotated-away file is kept open and read this long after its last write (writers that have not
         /// reopened yet), unless it is deleted first.
         public var rotateWaitMs = 5000
-        /// Checkpoints are replaced after every batch; they are fsync'ed at most this often (and at exit).
+        /// Checkpoints are saved after every batch (`….recent`); at most this often (and at exit) the file outputs
+        /// are synced and the checkpoint file made durable.
         public var syncIntervalMs = 1000
         public init() {}
     }

@@ -5,7 +5,7 @@ public struct RunSettings: Sendable, Equatable {
     public var idleTimeout: Duration
     /// A rotated-away file is retired after it has not grown for this long (`tail.rotateWaitMs`).
     public var rotateWait: Duration
-    /// Checkpoints are fsync'ed at most this often (`tail.syncIntervalMs`).
+    /// The file outputs are synced and the checkpoint file made durable at most this often (`tail.syncIntervalMs`).
     public var syncInterval: Duration
     /// At most this many files open (`tail.maxOpenFiles`).
     public var maxOpenFiles: Int
