@@ -39,6 +39,8 @@ struct RunScenario: CustomStringConvertible {
         /// The output file's disk fills up, `bytes` short of full (a write then takes what fits and fails with
         /// ENOSPC), or has room again (nil).
         case outputDiskFull(bytes: Int?)
+        /// The output file's syncs fail (EIO) from now on, or work again: checkpoints cannot be made durable.
+        case outputSyncFails(Bool)
 
         var description: String {
             switch self {
@@ -58,6 +60,7 @@ struct RunScenario: CustomStringConvertible {
             case .reload: "reload"
             case .checkpointDiskFull(let full): "checkpointDiskFull(\(full))"
             case .acknowledge(let n): "acknowledge(\(n))"
+            case .outputSyncFails(let fails): "outputSyncFails(\(fails))"
             case .outputDiskFull(let room): "outputDiskFull(\(room.map { "\($0) bytes left" } ?? "room again"))"
             }
         }
@@ -100,6 +103,9 @@ struct RunScenario: CustomStringConvertible {
         // When the output's disk fills up and drains: one more.
         var disk = SplitMix64(seed: seed ^ 0xD15C)
         var diskFull = false
+        // When the output's syncs fail: one more.
+        var sync = SplitMix64(seed: seed ^ 0x5F1C)
+        var syncFails = false
         delivers = answers.below(2) == 0 && Self.withDestination
         var steps: [Step] = []
         var up = !startsLate
@@ -137,6 +143,10 @@ struct RunScenario: CustomStringConvertible {
             if disk.below(diskFull ? 6 : 30) == 0 {
                 diskFull.toggle()
                 steps.append(.outputDiskFull(bytes: diskFull ? [0, 100, 2000][disk.below(3)] : nil))
+            }
+            if sync.below(syncFails ? 8 : 60) == 0 {
+                syncFails.toggle()
+                steps.append(.outputSyncFails(syncFails))
             }
         }
         self.steps = steps

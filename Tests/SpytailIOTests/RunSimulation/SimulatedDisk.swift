@@ -5,7 +5,7 @@ import SpytailCore
 /// The run's output file on a disk that can fill up and lose power. Bytes written reach the real file (as the
 /// page cache holds them); a full disk takes what room it has left and refuses the rest (ENOSPC, a partial
 /// write, as `FileDescriptorWriter` reports it); a sync (`ByteWriter.sync`, which the run makes before each
-/// durable checkpoint save) makes what the file holds durable; a power loss cuts the file back to its length at
+/// durable checkpoint save) makes what the file holds durable, unless syncs fail; a power loss cuts the file back to its length at
 /// the last sync. It stands where the config's output stands, opened through the run's `RemoteOutputOpener`, so
 /// the simulator sees each sync.
 final class SimulatedDisk {
@@ -14,6 +14,8 @@ final class SimulatedDisk {
     private(set) var syncedLength = 0
     /// Bytes the disk still takes; nil: room enough.
     var room: Int?
+    /// Syncs fail (EIO), as a failing disk's do: nothing more becomes durable.
+    var syncFails = false
 
     init(path: String) { self.path = path }
 
@@ -44,6 +46,7 @@ final class SimulatedDisk {
         }
 
         func sync() throws(SinkError) {
+            if disk.syncFails { throw SinkError(destination: name, cause: .other(errno: EIO, message: "cannot sync to disk: EIO")) }
             try file.sync()
             disk.syncedLength = Syscall.stat(disk.path).map { Int($0.st_size) } ?? 0
         }

@@ -149,6 +149,9 @@ final class SimulatedRun {
         case .outputDiskFull(let room):
             disk.room = room
             turn(with: [])
+        case .outputSyncFails(let fails):
+            disk.syncFails = fails
+            turn(with: [])
         case .acknowledge(let n):
             guard tailer != nil, let delivery = destination?.current else { return }
             delivery.acknowledge(n)
@@ -180,7 +183,7 @@ final class SimulatedRun {
             host.reopen(w)
         }
         perform(.checkpointDiskFull(false))  // room again: the run's saves recover
-        disk.room = nil  // and its output
+        (disk.room, disk.syncFails) = (nil, false)  // and its output
         if tailer == nil { start() }
         perform(.setState(.recording))
         // Six rounds; with a destination, as many more as it takes to deliver everything (it answers every round,
