@@ -81,6 +81,17 @@ public struct CheckpointPolicy<Mark: Sendable>: Sendable {
         lastSavedAt = now
     }
 
+    /// The save `decide` asked for was written but not made durable (the outputs could not be synced first): it
+    /// counts until a power loss, and the sync stays due.
+    public mutating func savedWithoutSync(at now: Duration) {
+        guard let (newest, positions, _) = asked else { return }
+        asked = nil
+        if let newest { pending.removeFirst(newest + 1) }
+        unsynced = true
+        lastSaved = positions
+        lastSavedAt = now
+    }
+
     /// The save `decide` asked for failed: everything stays as it was.
     public mutating func saveFailed() { asked = nil }
 

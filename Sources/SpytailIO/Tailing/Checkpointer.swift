@@ -71,13 +71,14 @@ final class Checkpointer {
 
     private func carryOut(_ action: CheckpointPolicy<Mark>.Action, now: Duration,
                           syncOutputs: () throws(SinkError) -> Void) -> Outcome {
-        guard case .save(let positions, let durable) = action, let store else { return .unchanged }
+        guard case .save(let positions, var durable) = action, let store else { return .unchanged }
+        // An output that cannot sync keeps the save from being durable, not from being made: it still spares a
+        // restart in this boot from reading again what went out.
+        var unsyncedOutput: SinkError?
         if durable {
-            do {
-                try syncOutputs()
-            } catch {
-                policy.saveFailed()
-                return .failed("\(error); the checkpoints are not made durable until it is")
+            do { try syncOutputs() } catch {
+                unsyncedOutput = error
+                durable = false
             }
         }
         do {
@@ -85,6 +86,10 @@ final class Checkpointer {
         } catch {
             policy.saveFailed()
             return .failed("\(error)")
+        }
+        if let unsyncedOutput {
+            policy.savedWithoutSync(at: now)
+            return .failed("\(unsyncedOutput); the checkpoints are not made durable until it can")
         }
         policy.saved(at: now)
         return .saved

@@ -97,7 +97,8 @@ extension Tailer {
         try pipeline.flush()
         retirePipelineCounts()
         made.startDeliveries(after: configuration, notify: deliveryNotice)
-        replacedPipelines.append(pipeline)  // its files are synced before the next durable save
+        // Its files are synced before the next durable save (without checkpoints there is none: let go now).
+        if checkpointer.store != nil { replacedPipelines.append(pipeline) }
         configuration = made
         attachTap()
         events.report(.configReloaded(path: newFile.path))

@@ -306,4 +306,15 @@ struct RunScheduleTests {
                                            .crashWhileSaving])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// The output's syncs fail (EIO), lines come, the sync falls due, then a clean stop: every durable save failed
+    /// and nothing else was saved, so the restart read those lines again (seed 1033, shrunk, once the simulated
+    /// disk's syncs could fail). A save whose outputs cannot sync is now made without the disk (`….recent`), which
+    /// a restart in the same boot uses.
+    @Test func aStopWhileTheOutputCannotSyncRepeatsNothing() {
+        let schedule = RunScenario(modes: [(.create, compress: true, delay: true), Self.plain, Self.plain],
+                                   steps: [.rotate(writer: 1), .write(writer: 2, lines: 3), .overflow, .outputSyncFails(true),
+                                           .write(writer: 1, lines: 3), .tick(milliseconds: 2500), .stop])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }
