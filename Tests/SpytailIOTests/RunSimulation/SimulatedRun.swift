@@ -163,7 +163,8 @@ final class SimulatedRun {
     /// window, a copy deleted) is lost however promptly the run was told of it, as after a kill. The run must
     /// still say so with a gap; the end-of-run check counts the line as destroyed, not as lost by the run.
     private func whileStalledExcused(_ change: () -> Void) {
-        guard let run = tailer, run.condition.isStalled else { return change() }
+        // Disabled (or idle) after a pause, the run reads nothing it was told of while paused until it records again.
+        guard let run = tailer, run.condition.isStalled || !recording else { return change() }
         excusingWhatItDestroys(change)
     }
 
@@ -270,6 +271,8 @@ final class SimulatedRun {
             stopsUnsaved += 1
             undeliveredDied(stalled: false)
         }
+        // Stopped while disabled: what it was told of during a pause before, it never read.
+        if !recording { undeliveredDied(stalled: true) }
     }
 
     /// The process ended with lines it was told of not delivered everywhere: records the destination had not
@@ -288,7 +291,7 @@ final class SimulatedRun {
     /// Killed: nothing more is flushed or saved; inotify's queue dies with the process.
     private func crash() {
         guard let run = tailer else { return }
-        let stalled = run.condition.isStalled
+        let stalled = run.condition.isStalled || !recording  // disabled after a pause: what it was told of then, unread
         tailer = nil
         crashes += 1
         destination?.processDied()
