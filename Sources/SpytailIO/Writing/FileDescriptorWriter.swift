@@ -25,7 +25,7 @@ public final class FileDescriptorWriter: ByteWriter {
     }
 
     /// Opens `path` for appending, creating it with mode 0640 (less the umask). A file that ends inside a record
-    /// gets a newline first (see `endTornRecord`).
+    /// gets a newline before the first bytes written (see `endsInsideRecord`).
     public static func appending(to path: String) throws(SinkError) -> FileDescriptorWriter {
         let writer: FileDescriptorWriter
         do {
@@ -33,21 +33,23 @@ public final class FileDescriptorWriter: ByteWriter {
         } catch {
             throw SinkError(destination: path, cause: .other(errno: error.rawValue, message: "cannot open: \(error)"))
         }
-        try writer.endTornRecord()
+        writer.endsInsideRecord = writer.lastByteIsNotANewline()
         return writer
     }
 
-    /// A record cut short at the end of the file (a full disk took part of a write, then the process ended before
-    /// the rest got out) would run into the first record written now and spoil it too: it is ended with a newline,
-    /// a line of its own. Its record comes again whole, the checkpoints never counted it.
-    private func endTornRecord() throws(SinkError) {
-        guard let info = try? Syscall.fstat(fd), (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return }
+    /// The file ends inside a record: one cut short (a full disk took part of a write, then the process ended
+    /// before the rest got out) would run into the first record written now and spoil it too, so that record is
+    /// preceded by a newline and the torn one stays a line of its own. Its record comes again whole: no checkpoint
+    /// counted it. (Written with the first bytes, not at the open: the disk may still be full then.)
+    private(set) var endsInsideRecord = false
+
+    private func lastByteIsNotANewline() -> Bool {
+        guard let info = try? Syscall.fstat(fd), (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return false }
         let reader = Glibc.open(name, O_RDONLY | O_CLOEXEC)
-        guard reader >= 0 else { return }  // write-only to us: nothing to look at
+        guard reader >= 0 else { return false }  // write-only to us: nothing to look at
         defer { Syscall.close(reader) }
         var last: UInt8 = 0
-        guard Glibc.pread(reader, &last, 1, info.st_size - 1) == 1, last != UInt8(ascii: "\n") else { return }
-        try [UInt8(ascii: "\n")].withUnsafeBufferPointer { (newline) throws(SinkError) in try write(newline) }
+        return Glibc.pread(reader, &last, 1, info.st_size - 1) == 1 && last != UInt8(ascii: "\n")
     }
 
     /// Opens the path again if it no longer names the file we hold.
@@ -57,6 +59,7 @@ public final class FileDescriptorWriter: ByteWriter {
         let fresh = try Self.appending(to: name)
         Syscall.close(fd)
         fd = fresh.fd
+        endsInsideRecord = fresh.endsInsideRecord
         fresh.fd = -1  // the descriptor now belongs to self
         reopenCount += 1
     }
@@ -78,6 +81,15 @@ public final class FileDescriptorWriter: ByteWriter {
     /// Writes all of `bytes`; a failure says how many did get out (`SinkError.written`).
     public func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(SinkError) {
         if ownsDescriptor { try reopenIfMoved() }
+        if endsInsideRecord {
+            // None of `bytes` is out if this fails: the caller keeps them all and tries again.
+            try [UInt8(ascii: "\n")].withUnsafeBufferPointer { (newline) throws(SinkError) in try writeAll(newline) }
+            endsInsideRecord = false
+        }
+        try writeAll(bytes)
+    }
+
+    private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>) throws(SinkError) {
         var written = 0
         while written < bytes.count {
             do {
