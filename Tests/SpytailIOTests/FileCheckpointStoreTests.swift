@@ -13,24 +13,32 @@ struct FileCheckpointStoreTests {
                                                 fingerprint: Fingerprint(value: 7), offset: offset, tailHash: 0)])
     }
 
-    @Test func aSaveBetweenSyncsIsUsedAfterACrashOfTheProcess() throws {
+    /// A store in boot-1 that saved offset 10 durably, then 20 between syncs.
+    static func durableThenRecent() throws -> (TemporaryDirectory, FileCheckpointStore) {
         let dir = TemporaryDirectory()
+        let store = FileCheckpointStore(path: dir.file("checkpoints.json"), boot: "boot-1")
+        do {
+            try store.save(Self().positions(10), durable: true)
+            try store.save(Self().positions(20), durable: false)
+        } catch {
+            dir.remove()
+            throw error
+        }
+        return (dir, store)
+    }
+
+    @Test func aSaveBetweenSyncsIsUsedAfterACrashOfTheProcess() throws {
+        let (dir, store) = try Self.durableThenRecent()
         defer { dir.remove() }
-        let path = dir.file("checkpoints.json")
-        let store = FileCheckpointStore(path: path, boot: "boot-1")
-        try store.save(positions(10), durable: true)
-        try store.save(positions(20), durable: false)
+        let path = store.path
         #expect(try CheckpointCodec.decode(ConfigFile.readAll(path)) == positions(10), "the durable file is not rewritten")
         #expect(try FileCheckpointStore(path: path, boot: "boot-1").load() == positions(20))
     }
 
     @Test func afterAPowerLossOnlyTheDurableSaveCounts() throws {
-        let dir = TemporaryDirectory()
+        let (dir, store) = try Self.durableThenRecent()
         defer { dir.remove() }
-        let path = dir.file("checkpoints.json")
-        let store = FileCheckpointStore(path: path, boot: "boot-1")
-        try store.save(positions(10), durable: true)
-        try store.save(positions(20), durable: false)
+        let path = store.path
         #expect(try FileCheckpointStore(path: path, boot: "boot-2").load() == positions(10))
         #expect(try FileCheckpointStore(path: path, boot: "").load() == positions(10), "an unknown boot never trusts .recent")
     }
@@ -38,12 +46,9 @@ struct FileCheckpointStoreTests {
     /// Someone replaced or removed the checkpoint file (to start over, or from a backup): the saves made after
     /// the old one do not apply to it.
     @Test func aRecentSaveBesideAReplacedOrRemovedCheckpointFileIsPassedOver() throws {
-        let dir = TemporaryDirectory()
+        let (dir, store) = try Self.durableThenRecent()
         defer { dir.remove() }
-        let path = dir.file("checkpoints.json")
-        let store = FileCheckpointStore(path: path, boot: "boot-1")
-        try store.save(positions(10), durable: true)
-        try store.save(positions(20), durable: false)
+        let path = store.path
         let copy = try ConfigFile.readAll(path)
         try Syscall.rename(path, path + ".old")  // still there: its inode cannot be the new file's
         #expect(try FileCheckpointStore(path: path, boot: "boot-1").load() == SavedPositions())
@@ -53,12 +58,9 @@ struct FileCheckpointStoreTests {
 
     /// A durable save removes `.recent` first: no older save is left beside a newer durable file.
     @Test func aDurableSaveRemovesTheSavesBeforeIt() throws {
-        let dir = TemporaryDirectory()
+        let (dir, store) = try Self.durableThenRecent()
         defer { dir.remove() }
-        let path = dir.file("checkpoints.json")
-        let store = FileCheckpointStore(path: path, boot: "boot-1")
-        try store.save(positions(10), durable: true)
-        try store.save(positions(20), durable: false)
+        let path = store.path
         #expect(Syscall.stat(path + ".recent") != nil)
         try store.save(positions(30), durable: true)
         #expect(Syscall.stat(path + ".recent") == nil)
