@@ -84,13 +84,11 @@ public struct CheckpointPolicy<Mark: Sendable>: Sendable {
     /// The save `decide` asked for was written but not made durable (the outputs could not be synced first): it
     /// counts until a power loss, and the sync is tried again a `syncInterval` later (not at every turn).
     public mutating func savedWithoutSync(at now: Duration) {
-        guard let (newest, positions, _) = asked else { return }
-        asked = nil
-        if let newest { pending.removeFirst(newest + 1) }
+        guard asked != nil else { return }
+        asked?.durable = false
+        saved(at: now)
         unsynced = true
         lastSync = now
-        lastSaved = positions
-        lastSavedAt = now
     }
 
     /// The save `decide` asked for failed: everything stays as it was.

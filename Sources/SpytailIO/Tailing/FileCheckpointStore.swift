@@ -39,7 +39,7 @@ public final class FileCheckpointStore: CheckpointStore {
             }
             try replace(path, with: CheckpointCodec.encode(saved), durable: true)
         } else {
-            let stamp = RecentStamp(boot: boot, follows: Self.identity(of: path))
+            let stamp = RecentStamp(boot: boot, follows: Syscall.stat(path).map(FileIdentity.init))
             try replace(recentPath, with: CheckpointCodec.encode(saved, stamp: stamp), durable: false)
         }
     }
@@ -68,10 +68,9 @@ public final class FileCheckpointStore: CheckpointStore {
 
     /// The saves since the last durable one, when they still count (same boot, same durable file).
     private func loadRecent() -> SavedPositions? {
-        guard Syscall.stat(recentPath) != nil,
-              let bytes = try? ConfigFile.readAll(recentPath),
+        guard let bytes = try? ConfigFile.readAll(recentPath),
               let (saved, stamp) = try? CheckpointCodec.decodeStamped(bytes),
-              let stamp, stamp.counts(inBoot: boot, beside: Self.identity(of: path))
+              let stamp, stamp.counts(inBoot: boot, beside: Syscall.stat(path).map(FileIdentity.init))
         else { return nil }
         return saved
     }
@@ -105,10 +104,6 @@ public final class FileCheckpointStore: CheckpointStore {
         } catch {
             throw CheckpointStoreError(description: "\(Paths.parent(of: file)): cannot make the checkpoint rename durable: \(error)")
         }
-    }
-
-    static func identity(of path: String) -> FileIdentity? {
-        Syscall.stat(path).map { FileIdentity(device: UInt64($0.st_dev), inode: UInt64($0.st_ino)) }
     }
 
     /// The kernel's id of this boot; empty when it cannot be read.

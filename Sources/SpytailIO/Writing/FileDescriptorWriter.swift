@@ -44,7 +44,7 @@ public final class FileDescriptorWriter: ByteWriter {
     private(set) var endsInsideRecord = false
 
     private func lastByteIsNotANewline() -> Bool {
-        guard let info = try? Syscall.fstat(fd), (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return false }
+        guard let info = try? Syscall.fstat(fd), info.isRegularFile, info.st_size > 0 else { return false }
         let reader = Glibc.open(name, O_RDONLY | O_CLOEXEC)
         guard reader >= 0 else { return false }  // write-only to us: nothing to look at
         defer { Syscall.close(reader) }
