@@ -149,4 +149,32 @@ struct ScanRunnerTests {
                                 events: RecordingEventReporter(), workers: workers, blockBytes: 1024)
         #expect(throws: SinkError(destination: "x", cause: .noSpace)) { try runner.run(paths: [path]) }
     }
+
+    /// A head line and 20,000 continuation lines of 100 bytes: `scan`'s block cutter ends an entry where the
+    /// live reader (`EntryStream`) does, at `ContinuationRule.maxEntryBytes` (1 MiB with 1 KiB lines), with
+    /// and without workers; every line is in a record.
+    @Test(arguments: [0, 2])
+    func anEntryOfEndlessContinuationLinesIsCutWhereTheLiveReaderCutsIt(workers: Int) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        var text = "2026-11-27T10:00:00Z ERROR a trace without end\n"
+        for i in 0..<20_000 {
+            let frame = "    at frame \(i)"
+            text += frame + String(repeating: ".", count: 99 - frame.utf8.count) + "\n"
+        }
+        let path = dir.write("app.log", text)
+        let config = #"{"parse": {"maxLineBytes": 1024, "multiline": {"continuation": "^\\s"}}}"#
+        let scanned = try scan([path], workers: workers, blockBytes: 64 * 1024, chunkSize: 64 * 1024, config: config)
+        var live = EntryStream(file: SourceFile(path: path, fingerprint: Fingerprint(value: 1)), maxLineBytes: 1024,
+                               continuation: try Regex(#"^\s"#))
+        var liveOffsets: [Int64] = []
+        Array(text.utf8).withUnsafeBufferPointer { bytes in
+            live.push(bytes) { liveOffsets.append($0.offset) }
+            live.finish { liveOffsets.append($0.offset) }
+        }
+        #expect(scanned.records.count == 2)
+        #expect(scanned.records.map(\.source.offset) == liveOffsets)
+        let lines = scanned.records.map { [$0.message] + ($0.detail.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } ?? []) }
+        #expect(lines.joined().count == 20_001, "no line lost")
+    }
 }

@@ -60,7 +60,7 @@ public struct ContainerLineJoiner {
 
     public init(format: ContainerFormat, continuation: Regex?, maxLineBytes: Int) {
         self.format = format
-        rule = ContinuationRule(continuation)
+        rule = ContinuationRule(continuation, maxLineBytes: maxLineBytes)
         self.maxLineBytes = maxLineBytes
         heldLimit = max(4 * maxLineBytes, 1 << 20)
         reader = format == .docker ? ContainerLineReader(format: format) : nil
@@ -87,6 +87,12 @@ public struct ContainerLineJoiner {
     }
 
     private func isHeld(_ s: Int) -> Bool { s == 0 ? held.0.isHeld : held.1.isHeld }
+
+    /// Bytes of the text of stream `s`'s open entry, held or put together (nil: none is open).
+    private func openEntryBytes(_ s: Int) -> Int? {
+        if isHeld(s) { return s == 0 ? held.0.textLength : held.1.textLength }
+        return entries[s]?.text.count
+    }
 
     private mutating func withHeld<R, E: Error>(_ s: Int, _ body: (inout HeldLine) throws(E) -> R) throws(E) -> R {
         s == 0 ? try body(&held.0) : try body(&held.1)
@@ -163,7 +169,7 @@ public struct ContainerLineJoiner {
     /// of each buffer.
     private mutating func addToSingleStream<E: Error>(_ read: ContainerLine, _ line: Line, _ emit: (Line) throws(E) -> Void) throws(E) {
         let s = read.stream.rawValue
-        if (isHeld(s) || entries[s] != nil) && rule.continues(Line(bytes: read.content, offset: line.offset), entryOpen: true) {
+        if let open = openEntryBytes(s), rule.continues(Line(bytes: read.content, offset: line.offset), entryBytes: open) {
             putTogetherHeldLine(s)  // a rare continuation line: the entry is put together the general way
             if entries[s]!.headLength == nil { entries[s]!.headLength = entries[s]!.text.count }
             entries[s]!.text.append(0x0A)
@@ -214,7 +220,7 @@ public struct ContainerLineJoiner {
     private mutating func joinOrComplete(_ line: Building) {
         guard rule.joinsLines else { return complete(line) }
         let s = line.stream.rawValue
-        let continues = line.text.withUnsafeBufferPointer { rule.continues(Line(bytes: $0, offset: line.offset), entryOpen: entries[s] != nil) }
+        let continues = line.text.withUnsafeBufferPointer { rule.continues(Line(bytes: $0, offset: line.offset), entryBytes: entries[s]?.text.count) }
         if continues {
             var entry = entries[s]!
             entries[s] = nil  // the text is appended to in place, not copied

@@ -1,20 +1,31 @@
-/// The one place that decides whether a line joins the entry before it: the multiline regex matches it and
-/// an entry is open. Used by the assembler (live reading) and by the block cutter (`scan`), so both join alike.
+/// The one place that decides whether a line joins the entry before it: the multiline regex matches it, an
+/// entry is open, and the entry stays within `maxEntryBytes`. Used by the assembler (live reading), the block
+/// cutter (`scan`) and a container log's joiner, so all join alike.
 public struct ContinuationRule {
     public let regex: Regex?
+    /// The most bytes an entry's text may hold. A continuation line that would take it past this starts an
+    /// entry of its own instead — nothing is dropped — so a writer of nothing but continuation lines cannot
+    /// grow one entry, and the memory holding it, without end.
+    public let maxEntryBytes: Int
     /// The commonest rules only look at a line's first byte (`^\s`, `^[ \t]`, with or without `+`):
     /// those are answered from this table instead of a regex call on every line (the reader's thread).
     private let firstByte: FirstByteSet?
 
-    public init(_ regex: Regex?) {
+    public init(_ regex: Regex?, maxLineBytes: Int) {
         self.regex = regex
+        maxEntryBytes = Self.maxEntryBytes(maxLineBytes: maxLineBytes)
         firstByte = regex.flatMap { FirstByteSet(pattern: $0.pattern) }
     }
 
-    /// Whether `line` continues the open entry (false when no entry is open, or without a multiline rule).
+    /// An entry holds at most four lines of the longest kind, and at least 1 MiB (4 MiB with the default
+    /// `maxLineBytes`): room for any stack trace, and the bound on what one entry holds in memory.
+    public static func maxEntryBytes(maxLineBytes: Int) -> Int { max(4 * min(maxLineBytes, Int.max / 8), 1 << 20) }
+
+    /// Whether `line` continues the open entry, whose text holds `entryBytes` (nil: no entry is open); false
+    /// without a multiline rule, and when the line and its `\n` would take the entry past `maxEntryBytes`.
     @inline(__always)
-    public func continues(_ line: Line, entryOpen: Bool) -> Bool {
-        guard entryOpen, regex != nil else { return false }
+    public func continues(_ line: Line, entryBytes: Int?) -> Bool {
+        guard let entryBytes, regex != nil, line.bytes.count < maxEntryBytes - entryBytes else { return false }
         if let firstByte { return line.bytes.first.map(firstByte.contains) ?? false }
         return regex!.matches(line.bytes)
     }

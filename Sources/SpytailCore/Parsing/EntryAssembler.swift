@@ -6,8 +6,9 @@ public struct EntryAssembler {
     /// An entry is started and waits for its continuation lines or the next head line.
     public private(set) var hasPending = false
 
-    public init(file: SourceFile, continuation: Regex?) {
-        rule = ContinuationRule(continuation)
+    /// `maxLineBytes`: the parser's line limit, which bounds an entry (`ContinuationRule.maxEntryBytes`).
+    public init(file: SourceFile, continuation: Regex?, maxLineBytes: Int) {
+        rule = ContinuationRule(continuation, maxLineBytes: maxLineBytes)
         entry = SpyEntry(file: file)
     }
 
@@ -18,7 +19,7 @@ public struct EntryAssembler {
     }
 
     /// Whether `line` would join the pending entry.
-    public func isContinuation(_ line: Line) -> Bool { rule.continues(line, entryOpen: hasPending) }
+    public func isContinuation(_ line: Line) -> Bool { rule.continues(line, entryBytes: hasPending ? entry.text.count : nil) }
 
     /// Adds a line; a head line first hands the pending entry to `emit`. Without a multiline rule an
     /// entry is complete at once and is handed out right away (nothing waits for a next line).

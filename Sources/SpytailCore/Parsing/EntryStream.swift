@@ -7,7 +7,7 @@ public struct EntryStream {
     /// `container`: the file is a container runtime's log; the multiline rule then applies inside the joiner.
     public init(file: SourceFile, maxLineBytes: Int, continuation: Regex?, container: ContainerFormat? = nil, startOffset: Int64 = 0) {
         lines = LineSource(maxLineBytes: maxLineBytes, container: container, continuation: continuation, startOffset: startOffset)
-        assembler = EntryAssembler(file: file, continuation: container == nil ? continuation : nil)
+        assembler = EntryAssembler(file: file, continuation: container == nil ? continuation : nil, maxLineBytes: maxLineBytes)
     }
 
     /// Feeds a chunk; complete entries go to `emit`.

@@ -149,7 +149,7 @@ public final class EntryPipeline {
     /// Parses, filters and routes every entry of `block`, whose lines the reader already split and
     /// marked. Entries never span blocks.
     public func process(_ block: LineBlock) throws(SinkError) {
-        var assembler = EntryAssembler(file: block.file, continuation: nil)
+        var assembler = EntryAssembler(file: block.file, continuation: nil, maxLineBytes: .max)
         try block.bytes.withUnsafeBufferPointer { (bytes) throws(SinkError) in
             for index in block.lines.indices {
                 try assembler.add(block.line(index, in: bytes), continuation: block.lines[index].continuation) { (entry) throws(SinkError) in

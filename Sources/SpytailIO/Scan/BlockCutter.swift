@@ -18,18 +18,18 @@ struct BlockCutter {
         let rule: ContinuationRule
         let blockBytes: Int
         var block: LineBlock?
-        /// An entry is open in this file, so the next line may continue it.
-        var entryOpen = false
+        /// Bytes of the entry open in this file (nil: none yet), which the next line may continue.
+        var entryBytes: Int?
 
         mutating func add(_ line: Line, _ runner: some BlockSink) throws(SinkError) {
-            let isContinuation = rule.continues(line, entryOpen: entryOpen)
+            let isContinuation = rule.continues(line, entryBytes: entryBytes)
             if !isContinuation, let full = block, full.byteCount >= blockBytes {
                 try runner.submit(full)
                 block = nil
             }
             if block == nil { block = try runner.takeBlock(for: file) }
             block!.append(line, continuation: isContinuation)
-            entryOpen = true
+            entryBytes = isContinuation ? entryBytes! + 1 + line.bytes.count : line.bytes.count
         }
 
         mutating func submitLast(_ runner: some BlockSink) throws(SinkError) {
@@ -52,7 +52,8 @@ struct BlockCutter {
     /// rule applies there).
     init(file: SourceFile, continuation: Regex?, maxLineBytes: Int, container: ContainerFormat? = nil, blockBytes: Int, startOffset: Int64 = 0) {
         lines = LineSource(maxLineBytes: maxLineBytes, container: container, continuation: continuation, startOffset: startOffset)
-        blocks = Accumulator(file: file, rule: ContinuationRule(container == nil ? continuation : nil), blockBytes: blockBytes)
+        blocks = Accumulator(file: file, rule: ContinuationRule(container == nil ? continuation : nil, maxLineBytes: maxLineBytes),
+                             blockBytes: blockBytes)
     }
 
     var lineCount: Int { lines.linesEmitted }
