@@ -1,6 +1,7 @@
 /// The bytes a line may start with for a rule that is "starts with one of these", as a 256-bit set.
+@usableFromInline
 struct FirstByteSet {
-    private let bits: (UInt64, UInt64, UInt64, UInt64)
+    @usableFromInline let bits: (UInt64, UInt64, UInt64, UInt64)
 
     /// `\s` in PCRE2 outside UCP mode: space, tab, LF, VT, FF, CR.
     private static let space: [UInt8] = [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D]
@@ -18,7 +19,7 @@ struct FirstByteSet {
         bits = (words[0], words[1], words[2], words[3])
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func contains(_ byte: UInt8) -> Bool {
         let word: UInt64
         switch byte >> 6 {
