@@ -37,7 +37,8 @@ public struct ContainerLineJoiner {
     public let format: ContainerFormat
     let rule: ContinuationRule
     let maxLineBytes: Int
-    /// Bytes of complete entries that may wait for another stream before they are closed by force.
+    /// Bytes of complete entries that may wait for another stream before they are closed by force: as much as one
+    /// entry may hold (`ContinuationRule.maxEntryBytes`).
     let heldLimit: Int
     /// Docker's reader (its decode buffer and JSON scanner); CRI lines need none. A node has a joiner per
     /// container file: a thousand scanners nobody used were 2.8 MB.
@@ -62,7 +63,7 @@ public struct ContainerLineJoiner {
         self.format = format
         rule = ContinuationRule(continuation, maxLineBytes: maxLineBytes)
         self.maxLineBytes = maxLineBytes
-        heldLimit = max(4 * maxLineBytes, 1 << 20)
+        heldLimit = ContinuationRule.maxEntryBytes(maxLineBytes: maxLineBytes)
         reader = format == .docker ? ContainerLineReader(format: format) : nil
         readerRef = reader.map { Unmanaged.passUnretained($0) }
     }
