@@ -67,6 +67,20 @@ struct ContainerLineJoinerTests {
         #expect(entries[1].head == "next" && !entries[1].truncated)
     }
 
+    /// Entries of one stream wait behind the other stream's unfinished line (they go out in the order they
+    /// start), but only up to `ContinuationRule.maxEntryBytes` of them: past that the open line is closed as it
+    /// is and everything goes out, before the end of the input. 15,000 stdout lines of about 100 bytes (1.5 MB)
+    /// behind a stderr part that never finishes, 1 MiB allowed.
+    @Test func entriesWaitingBehindAnotherStreamsOpenLineAreBounded() {
+        let open = "2026-11-25T12:00:00Z stderr P a part that never finishes"
+        let lines = (0..<15_000).map { "2026-11-25T12:00:01Z stdout F line \($0) " + String(repeating: "x", count: 60) }
+        let log = Self.bytes([open] + lines)
+        let handedOut = Self.read(log, format: .cri, maxLineBytes: 1024, stopAt: log.count).entries
+        #expect(handedOut.first?.head == "a part that never finishes", "the open line, closed by force, goes first")
+        #expect(handedOut.count > 1, "and the entries that waited behind it follow before the end")
+        #expect(handedOut.map(\.offset) == handedOut.map(\.offset).sorted())
+    }
+
     /// A whole line over the limit takes the common path (held until the next line, or handed out at once
     /// without a multiline rule): cut on a character boundary and flagged, as a joined one is.
     @Test(arguments: [ContainerFormat.cri, .docker], [false, true])
