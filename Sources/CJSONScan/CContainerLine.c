@@ -2,6 +2,7 @@
 // checks: a Docker json-file line exactly as the driver writes it, and the RFC 3339 time runtimes write. Each
 // function answers only when sure; anything else goes to the Swift readers, which say what is wrong and where.
 #include "CJSONScan.h"
+#include "CopyClean.h"
 #include <string.h>
 
 static inline uint64_t load64(const uint8_t *p) {
@@ -47,14 +48,19 @@ static inline size_t digit_run(const uint8_t *p, size_t n) {
 
 static inline int digit(const uint8_t *p) { return (int)p[0] - '0'; }
 
-int cjs_is_runtime_time(const uint8_t *p, size_t n) {
-    // YYYY-MM-DDTHH:MM:SS in three overlapping words: bytes 0-7, 8-15 and 11-18.
-    if (n < 20 || !fits(load64(p), "dddd-dd-") || !fits(load64(p + 8), "ddTdd:dd") || !fits(load64(p + 11), "dd:dd:dd")) return 0;
+/// `YYYY-MM-DDThh:mm:ss` at `p` (20 bytes readable): the part of a runtime's time that changes once a second.
+static inline int fits_seconds(const uint8_t *p) {
+    // In three overlapping words: bytes 0-7, 8-15 and 11-18.
+    if (!fits(load64(p), "dddd-dd-") || !fits(load64(p + 8), "ddTdd:dd") || !fits(load64(p + 11), "dd:dd:dd")) return 0;
     int year = digit(p) * 1000 + digit(p + 1) * 100 + digit(p + 2) * 10 + digit(p + 3);
     int month = digit(p + 5) * 10 + digit(p + 6), day = digit(p + 8) * 10 + digit(p + 9);
     int hour = digit(p + 11) * 10 + digit(p + 12), minute = digit(p + 14) * 10 + digit(p + 15), second = digit(p + 17) * 10 + digit(p + 18);
     // Years far from the edges of what nanoseconds since the epoch hold (1677 … 2262): no overflow to check.
-    if (year < 1700 || year > 2199 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return 0;
+    return !(year < 1700 || year > 2199 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60);
+}
+
+/// What follows the seconds (`p[19..<n]`): an optional fraction, then `Z`, an offset or nothing.
+static inline int fits_fraction_and_zone(const uint8_t *p, size_t n) {
     size_t i = 19;
     if (p[i] == '.' || p[i] == ',') {
         size_t digits = digit_run(p + i + 1, n - i - 1);
@@ -71,6 +77,22 @@ int cjs_is_runtime_time(const uint8_t *p, size_t n) {
     if (i < n && p[i] == ':') i++;
     if (i + 2 > n || (unsigned)p[i] - '0' > 9 || (unsigned)p[i + 1] - '0' > 9) return 0;
     return i + 2 == n;
+}
+
+int cjs_is_runtime_time(const uint8_t *p, size_t n) {
+    return n >= 20 && fits_seconds(p) && fits_fraction_and_zone(p, n);
+}
+
+/// `cjs_is_runtime_time`, with the seconds checked only when they differ from the last ones that fit: the
+/// lines of one file mostly share them.
+static inline int is_runtime_time_remembering(const uint8_t *p, size_t n, cjs_time_memo *memo) {
+    if (n < 20) return 0;
+    if (!(memo->valid && memcmp(p, memo->seconds, sizeof memo->seconds) == 0)) {
+        if (!fits_seconds(p)) return 0;
+        memcpy(memo->seconds, p, sizeof memo->seconds);
+        memo->valid = 1;
+    }
+    return fits_fraction_and_zone(p, n);
 }
 
 static inline int simple_escape(uint8_t b, uint8_t *plain) {
@@ -113,13 +135,13 @@ static inline int has(const uint8_t *line, size_t n, size_t at, const char *word
     return at + length <= n && memcmp(line + at, word, length) == 0;
 }
 
-int cjs_read_docker_as_written(const uint8_t *line, size_t n, uint8_t *decoded, cjs_docker_line *out) {
+int cjs_read_docker_as_written(const uint8_t *line, size_t n, uint8_t *decoded, cjs_time_memo *memo, cjs_docker_line *out) {
     static const char opening[] = "{\"log\":\"", stream_member[] = "\",\"stream\":\"", time_member[] = "\",\"time\":\"";
     const size_t opening_length = sizeof opening - 1, stream_length = sizeof stream_member - 1, time_length = sizeof time_member - 1;
     if (n <= 40 || !has(line, n, 0, opening, opening_length)) return 0;
     size_t i = opening_length, j = 0;
     for (;;) {
-        size_t clean = cjs_copy_clean(line + i, n - i, decoded + j);
+        size_t clean = cjs_copy_clean_inline(line + i, n - i, decoded + j);
         i += clean;
         j += clean;
         if (i >= n) return 0;
@@ -147,8 +169,15 @@ int cjs_read_docker_as_written(const uint8_t *line, size_t n, uint8_t *decoded, 
     if (!has(line, n, stream_start + 6, time_member, time_length) || n < time_start + 2 || line[n - 1] != '}' || line[n - 2] != '"') return 0;
     size_t time_end = n - 2;
     // The time's own bytes hold no quote or backslash: `cjs_is_runtime_time` accepts only digits and separators.
-    if (!cjs_is_runtime_time(line + time_start, time_end - time_start)) return 0;
-    out->log_length = j;
+    if (!is_runtime_time_remembering(line + time_start, time_end - time_start, memo)) return 0;
+    // A `log` without its final `\n` is a part of a longer line; that `\n` (and a `\r` before it) is not the text.
+    int partial = j == 0 || decoded[j - 1] != '\n';
+    if (!partial) {
+        j--;
+        if (j > 0 && decoded[j - 1] == '\r') j--;
+    }
+    out->content_length = j;
+    out->partial = partial;
     out->time_start = time_start;
     out->time_length = time_end - time_start;
     out->stream = stream;

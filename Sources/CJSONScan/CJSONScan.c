@@ -15,6 +15,7 @@
 // and its offset, so both must accept exactly the same lines (JSONScannerAgreementTests holds them to it).
 
 #include "CJSONScan.h"
+#include "CopyClean.h"
 #include <string.h>
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -541,36 +542,4 @@ int cjs_find_member(const uint8_t *p, size_t start, size_t end, const uint8_t *k
 
 // MARK: escaping for output
 
-/// A byte JSON does not take as it is inside a string: a control byte, `"`, `\`, or any byte >= 0x80 (the
-/// caller checks those as UTF-8).
-static inline int needs_look(uint8_t b) { return b < 0x20 || b == '"' || b == '\\' || b >= 0x80; }
-
-size_t cjs_copy_clean(const uint8_t *src, size_t n, uint8_t *dst) {
-    size_t i = 0;
-#if defined(__x86_64__)
-    // SSE2 is in every x86-64 CPU. Signed, a byte >= 0x80 is below 0x20 too.
-    const __m128i space = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
-    while (i + 16 <= n) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(src + i));
-        _mm_storeu_si128((__m128i *)(dst + i), v);
-        __m128i flagged = _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
-        unsigned mask = (unsigned)_mm_movemask_epi8(flagged);
-        if (mask != 0) return i + (size_t)__builtin_ctz(mask);
-        i += 16;
-    }
-    if (i < n && n >= 16) {
-        // The last 16 bytes, overlapping the clean ones before `i`: their flags are dropped.
-        size_t from = n - 16;
-        __m128i v = _mm_loadu_si128((const __m128i *)(src + from));
-        _mm_storeu_si128((__m128i *)(dst + from), v);
-        __m128i flagged = _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
-        unsigned mask = ((unsigned)_mm_movemask_epi8(flagged)) >> (i - from);
-        return mask != 0 ? i + (size_t)__builtin_ctz(mask) : n;
-    }
-#endif
-    while (i < n && !needs_look(src[i])) {
-        dst[i] = src[i];
-        i++;
-    }
-    return i;
-}
+size_t cjs_copy_clean(const uint8_t *src, size_t n, uint8_t *dst) { return cjs_copy_clean_inline(src, n, dst); }

@@ -132,6 +132,53 @@ struct ContainerLineJoinerTests {
         #expect(read.entries.count == 51, "all but the last entry, which may still get continuation lines: \(read.entries.count)")
     }
 
+    /// The shortcuts of the common cases (a whole line, a long line's parts, one stream open) against the general
+    /// path they stand for: random logs of both streams, long lines in parts, lines not in the format, with and
+    /// without a multiline rule, added a physical line at a time. After every line both joiners must have handed
+    /// out the same lines (text, envelope, offsets, flags) and must resume from the same offset.
+    @Test(arguments: [ContainerFormat.cri, .docker], [false, true])
+    func theShortcutsHandOutWhatTheGeneralPathDoesStepByStep(format: ContainerFormat, multiline: Bool) {
+        let continuation = multiline ? try! Regex(#"^\s"#) : nil
+        for seed in 1...200 {
+            var random = SplitMix64(seed: UInt64(seed))
+            let runtime: ContainerEnvelopeWriter.Runtime = format == .docker ? .docker : random.pick([.containerd, .conmon])
+            let writer = ContainerEnvelopeWriter(runtime: runtime, partSize: random.within(3...12))
+            var log: [UInt8] = []
+            for n in 0..<random.within(5...40) {
+                if random.chance(3) { log += Array("junk \(n)\n".utf8); continue }
+                var text = Array((multiline && random.chance(30) ? "  cont \(n) " : "line \(n) ").utf8)
+                text += Array(repeating: UInt8(ascii: "x"), count: random.below(30))
+                log += writer.lines(for: text, stdout: random.chance(80), nanos: 1_795_000_000_000_000_000 + Int64(n) * 1_000_137)
+            }
+            let maxLineBytes = random.within(8...64)
+            var fast = ContainerLineJoiner(format: format, continuation: continuation, maxLineBytes: maxLineBytes)
+            var general = fast
+            general.takesShortcuts = false
+            var (fastOut, generalOut): ([String], [String]) = ([], [])
+            let describe = { (line: Line) in
+                "@\(line.offset) \(line.truncated) \(String(describing: line.container)) \(String(decoding: line.bytes, as: UTF8.self))"
+            }
+            var offset: Int64 = 0
+            for physical in log.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
+                Array(physical).withUnsafeBufferPointer { bytes in
+                    let line = Line(bytes: bytes, offset: offset)
+                    fast.add(line) { fastOut.append(describe($0)) }
+                    general.add(line) { generalOut.append(describe($0)) }
+                }
+                offset += Int64(physical.count + 1)
+                guard fastOut == generalOut, fast.pendingOffset == general.pendingOffset, fast.hasPending == general.hasPending else {
+                    let shortcuts = "shortcuts \(fastOut.suffix(3)), resume \(String(describing: fast.pendingOffset))"
+                    let generalPath = "general path \(generalOut.suffix(3)), resume \(String(describing: general.pendingOffset))"
+                    Issue.record("seed \(seed), \(format), after the line ending at \(offset): \(shortcuts); \(generalPath)")
+                    return
+                }
+            }
+            fast.flush { fastOut.append(describe($0)) }
+            general.flush { generalOut.append(describe($0)) }
+            #expect(fastOut == generalOut, "seed \(seed), \(format): at the end")
+        }
+    }
+
     /// A random container log: two streams, lines of random length cut in parts at random sizes, some lines not
     /// in the format, with or without a multiline rule; read whole, and read up to a random byte then again from
     /// the resume offset, as a restart does. Both must give the same entries, none twice, none lost.

@@ -52,16 +52,24 @@ int cjs_is_runtime_time(const uint8_t *p, size_t n);
 
 /// A Docker json-file line as the driver writes it: where its parts are, its `log` decoded elsewhere.
 typedef struct {
-    size_t log_length;               // bytes of the decoded `log`
+    size_t content_length;           // bytes of the decoded `log` that are the text: without a final `\n` (and `\r` before it)
     size_t time_start, time_length;  // the time as written, in the line
     int stream;                      // 0 stdout, 1 stderr
+    int partial;                     // the `log` does not end in `\n`: a part of a longer line, more follow
 } cjs_docker_line;
+
+/// The date and time to the second of the last runtime time that passed the check, kept by the caller from line
+/// to line: a file's lines mostly share them, and then only the fraction and zone are checked.
+typedef struct {
+    uint8_t seconds[19];
+    uint8_t valid;
+} cjs_time_memo;
 
 /// Reads `line[0..<n]` when it is exactly `{"log":"…","stream":"stdout|stderr","time":"…"}` (well-formed UTF-8,
 /// simple escapes, no attrs, no spaces, a time `cjs_is_runtime_time` accepts), decoding `log` into `decoded`, which
 /// holds at least `n` bytes. Returns 1 and fills `out`, or 0 for any other line (the caller's JSON scanner
-/// reads it, or says why not).
-int cjs_read_docker_as_written(const uint8_t *line, size_t n, uint8_t *decoded, cjs_docker_line *out);
+/// reads it, or says why not). `memo` starts zeroed and is passed again with each line of the same reader.
+int cjs_read_docker_as_written(const uint8_t *line, size_t n, uint8_t *decoded, cjs_time_memo *memo, cjs_docker_line *out);
 
 /// The instruction sets this CPU can run, as CJS_ISA_* bits.
 int cjs_supported_isas(void);

@@ -51,13 +51,16 @@ public struct ContainerLineJoiner {
     private var entries: [Building?] = [nil, nil]
     /// Per stream, in the common case (whole lines, the other stream quiet): the open entry while it is one
     /// line, written as it will go out. It never coexists with its stream's `entries` entry; every other path
-    /// first makes it one (`putTogetherHeldLines`).
+    /// first makes it one (`putTogetherHeldLines`). It may coexist with its stream's `parts` (a long line after it).
     private var held = (HeldLine(), HeldLine())
     /// Complete entries in the order they start, waiting to go out.
     private var done: [Building] = []
     private var heldBytes = 0
     /// The line handed out: text then envelope.
     private var out: [UInt8] = []
+    /// The common cases take shortcuts (`emitDirectly`, `addToSingleStream`, `addPartToSingleStream`); tests turn
+    /// them off to hold them to the general path, step by step.
+    var takesShortcuts = true
 
     public init(format: ContainerFormat, continuation: Regex?, maxLineBytes: Int) {
         self.format = format
@@ -102,11 +105,19 @@ public struct ContainerLineJoiner {
     /// Takes one physical line; hands out every entry it completes that may go out.
     public mutating func add<E: Error>(_ line: Line, _ emit: (Line) throws(E) -> Void) throws(E) {
         var read = ContainerLine.unread
+        // A Docker line as the driver writes it, read without a throwing call around it (the common case).
+        let readAsWritten = readerRef?._withUnsafeGuaranteedRef { $0.readAsWritten(line.bytes, into: &read) } ?? false
+        if readAsWritten { return try addRead(read, line, emit) }
+        try readOtherwise(line, emit)
+    }
+
+    /// A line not read as the driver writes it: read the general way (CRI needs no reader), or refused.
+    private mutating func readOtherwise<E: Error>(_ line: Line, _ emit: (Line) throws(E) -> Void) throws(E) {
+        var read = ContainerLine.unread
         do throws(ParseProblem) {
-            // CRI needs no state: read without a reader.
             if let readerRef {
                 try readerRef._withUnsafeGuaranteedRef { reader in
-                    Result { () throws(ParseProblem) in try reader.read(line.bytes, into: &read) }
+                    Result { () throws(ParseProblem) in try reader.readAfterAsWritten(line.bytes, into: &read) }
                 }.get()
             } else {
                 try ContainerLineReader.readCRI(line.bytes, into: &read)
@@ -118,10 +129,16 @@ public struct ContainerLineJoiner {
             complete(refused)
             return try release(emit)
         }
+        try addRead(read, line, emit)
+    }
+
+    /// Takes a physical line whose envelope was read.
+    private mutating func addRead<E: Error>(_ read: ContainerLine, _ line: Line, _ emit: (Line) throws(E) -> Void) throws(E) {
         let s = read.stream.rawValue
-        if !read.partial && done.isEmpty && parts[0] == nil && parts[1] == nil {
+        if takesShortcuts && done.isEmpty && parts[1 - s] == nil && entries[1 - s] == nil && !isHeld(1 - s) {
+            if read.partial || parts[s] != nil { return try addPartToSingleStream(read, line, emit) }
             if !rule.joinsLines { return try emitDirectly(read, line, emit) }
-            if entries[1 - s] == nil && !isHeld(1 - s) { return try addToSingleStream(read, line, emit) }
+            return try addToSingleStream(read, line, emit)
         }
         putTogetherHeldLines()
         if var open = parts[s] {
@@ -193,6 +210,60 @@ public struct ContainerLineJoiner {
         }
         let maxLineBytes = maxLineBytes
         withHeld(s) { $0.hold(read, offset: line.offset, truncated: line.truncated, maxLineBytes: maxLineBytes) }
+    }
+
+    /// A part of a long line, or its last part, with only this stream open (a long line in a quiet container): the
+    /// parts are joined in place in `parts[s]` while this stream's held line or open entry, which lies before them,
+    /// waits for the whole line to say whether it continues. Then the whole line joins that entry, or the entry goes
+    /// out and the line is the open one. The general path ends in the same state, by way of `done` and copies.
+    private mutating func addPartToSingleStream<E: Error>(_ read: ContainerLine, _ line: Line, _ emit: (Line) throws(E) -> Void) throws(E) {
+        let s = read.stream.rawValue
+        guard parts[s] != nil else {
+            var started = Building(offset: line.offset, lastOffset: line.offset, truncated: line.truncated, stream: read.stream)
+            append(read.content, to: &started.text, truncated: &started.truncated)
+            ContainerEnvelope.append(time: read.time, stream: read.stream, attrs: read.attrs, to: &started.envelope)
+            parts[s] = started
+            return
+        }
+        var cut = false
+        append(read.content, to: &parts[s]!.text, truncated: &cut)
+        parts[s]!.lastOffset = line.offset
+        parts[s]!.truncated = parts[s]!.truncated || cut || line.truncated
+        if read.partial { return }
+        var whole = parts[s].take()!
+        guard rule.joinsLines else {
+            do throws(E) { try Self.sendInPlace(&whole, emit) } catch { complete(whole); throw error }
+            return
+        }
+        let continues = whole.text.withUnsafeBufferPointer { rule.continues(Line(bytes: $0, offset: whole.offset), entryBytes: openEntryBytes(s)) }
+        if continues {
+            putTogetherHeldLine(s)
+            if entries[s]!.headLength == nil { entries[s]!.headLength = entries[s]!.text.count }
+            entries[s]!.text.append(0x0A)
+            entries[s]!.text.append(contentsOf: whole.text)
+            entries[s]!.lineCount += 1
+            entries[s]!.lastOffset = whole.lastOffset
+            entries[s]!.truncated = entries[s]!.truncated || whole.truncated
+            return
+        }
+        do throws(E) {
+            if isHeld(s) {
+                try withHeld(s) { (held) throws(E) in
+                    try held.withLine(emit)
+                    held.release()
+                }
+            } else if entries[s] != nil {
+                try Self.sendInPlace(&entries[s]!, emit)
+                entries[s] = nil
+            }
+        } catch {
+            // As the general path leaves it: the open entry waits to go out, the whole line is the open entry.
+            putTogetherHeldLine(s)
+            if let previous = entries[s] { complete(previous) }
+            entries[s] = whole
+            throw error
+        }
+        entries[s] = whole
     }
 
     /// Makes every held line an open entry (`entries`), for the paths that put entries together the general way.

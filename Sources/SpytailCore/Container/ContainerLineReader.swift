@@ -13,8 +13,10 @@ public final class ContainerLineReader {
     @exclusivity(unchecked) private var decoded: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var decodedCapacity = 0
     @exclusivity(unchecked) private var scratch: [UInt8] = []
+    /// The seconds of the last Docker time the one-pass reader checked (`cjs_time_memo`).
+    @exclusivity(unchecked) private var timeMemo = cjs_time_memo()
     /// Docker lines as the driver writes them are read in one pass (tests turn it off to compare).
-    var readsAsWritten = true
+    @exclusivity(unchecked) var readsAsWritten = true
     /// Lines read in that one pass (tests check the driver's lines take it).
     @exclusivity(unchecked) private(set) var onePassLines = 0
 
@@ -29,7 +31,22 @@ public final class ContainerLineReader {
     public func read(_ line: UnsafeBufferPointer<UInt8>, into out: inout ContainerLine) throws(ParseProblem) {
         switch format {
         case .cri: try Self.readCRI(line, into: &out)
-        case .docker: try readDocker(line, into: &out)
+        case .docker: try readDocker(line, into: &out, tryingAsWritten: true)
+        }
+    }
+
+    /// A Docker line exactly as the driver writes it, read in one pass into `out` (`readDockerAsWritten`): the
+    /// joiner's common case, without a throwing call around it. False for any other line (and for CRI): then
+    /// `readAfterAsWritten` reads it, or says what is wrong and where.
+    func readAsWritten(_ line: UnsafeBufferPointer<UInt8>, into out: inout ContainerLine) -> Bool {
+        format == .docker && readsAsWritten && readDockerAsWritten(line, into: &out)
+    }
+
+    /// `read(_:into:)` for a line `readAsWritten` did not take: not tried that way again.
+    func readAfterAsWritten(_ line: UnsafeBufferPointer<UInt8>, into out: inout ContainerLine) throws(ParseProblem) {
+        switch format {
+        case .cri: try Self.readCRI(line, into: &out)
+        case .docker: try readDocker(line, into: &out, tryingAsWritten: false)
         }
     }
 
@@ -87,8 +104,8 @@ public final class ContainerLineReader {
     private static let timeKey: [UInt8] = Array("time".utf8)
     private static let attrsKey: [UInt8] = Array("attrs".utf8)
 
-    private func readDocker(_ line: UnsafeBufferPointer<UInt8>, into out: inout ContainerLine) throws(ParseProblem) {
-        if readsAsWritten, readDockerAsWritten(line, into: &out) { return }
+    private func readDocker(_ line: UnsafeBufferPointer<UInt8>, into out: inout ContainerLine, tryingAsWritten: Bool) throws(ParseProblem) {
+        if tryingAsWritten, readsAsWritten, readDockerAsWritten(line, into: &out) { return }
         guard let base = line.baseAddress, !line.isEmpty else { throw ParseProblem(.docker, .unexpectedEnd, at: 0) }
         fields.removeAll(keepingCapacity: true)
         do throws(ParseProblem) {
@@ -143,12 +160,13 @@ public final class ContainerLineReader {
         guard let base = line.baseAddress else { return false }
         reserveDecoded(line.count)
         var parts = cjs_docker_line()
-        guard cjs_read_docker_as_written(base, line.count, decoded, &parts) == 1 else { return false }
+        guard cjs_read_docker_as_written(base, line.count, decoded, &timeMemo, &parts) == 1 else { return false }
         onePassLines &+= 1
         out.stream = parts.stream == 0 ? .stdout : .stderr
+        out.partial = parts.partial != 0
         out.time = UnsafeBufferPointer(start: base + parts.time_start, count: parts.time_length)
+        out.content = UnsafeBufferPointer(start: decoded, count: parts.content_length)
         out.attrsBytes = UnsafeBufferPointer(start: nil, count: 0)
-        Self.setLog(UnsafeBufferPointer(start: decoded, count: parts.log_length), of: &out)
         return true
     }
 
