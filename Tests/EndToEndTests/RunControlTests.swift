@@ -70,6 +70,50 @@ struct RunControlTests {
         #expect(spytail.stop().status == 0)
     }
 
+    /// A descriptor limit (RLIMIT_NOFILE) below `tail.maxOpenFiles` plus what `run` opens besides: the file budget
+    /// is fitted under it and said so, so every file is read (the quietest parked, reopened when they grow) instead
+    /// of the files past the limit failing to open and staying unread (as every file past the 70th did before, and
+    /// the checkpoint file could not be written).
+    @Test func aDescriptorLimitBelowMaxOpenFilesIsFittedUnderAndEveryFileRead() throws {
+        let dir = try makeDirectory()
+        defer { dir.remove() }
+        var expected = Set<String>()
+        for i in 0..<120 {
+            try append(dir, "logs/f\(i).log", "f\(i) line 1\nf\(i) line 2\n")
+            expected.formUnion(["f\(i) line 1", "f\(i) line 2"])
+        }
+        let configPath = dir.write("c.json", config().replacingOccurrences(of: #""maxOpenFiles": 32"#, with: #""maxOpenFiles": 1024"#))
+        // Soft and hard limit alike: nothing to raise.
+        let spytail = try RunningSpytail(config: configPath, in: dir, verbose: false, launcher: ["/usr/bin/prlimit", "--nofile=80:80"])
+        #expect(RunTools.waitUntil(30) { Set(messages(dir)).isSuperset(of: expected) }, "\(expected.subtracting(messages(dir)).sorted().prefix(10))")
+        for i in 0..<120 {
+            try append(dir, "logs/f\(i).log", "f\(i) line 3\n")
+            expected.insert("f\(i) line 3")
+        }
+        #expect(RunTools.waitUntil(30) { Set(messages(dir)).isSuperset(of: expected) }, "\(expected.subtracting(messages(dir)).sorted().prefix(10))")
+        let got = messages(dir)
+        #expect(got.count == expected.count, "\(got.count) records for \(expected.count) lines")
+        #expect(spytail.stderr.contains("tail.maxOpenFiles is 1024, but the process may open only 80 descriptors"), "\(spytail.stderr)")
+        #expect(spytail.stderr.contains("at most 16 files are kept open"), "\(spytail.stderr)")
+        #expect(!spytail.stderr.contains("Too many open files"), "\(spytail.stderr)")
+        #expect(spytail.stop().status == 0)
+    }
+
+    /// A soft descriptor limit below the hard one (1,024 is common) is raised to the hard one at start, as daemons
+    /// do: then `tail.maxOpenFiles`' default fits and nothing is said.
+    @Test func theSoftDescriptorLimitIsRaisedToTheHardOne() throws {
+        let dir = try makeDirectory()
+        defer { dir.remove() }
+        let spytail = try RunningSpytail(config: dir.write("c.json", config()), in: dir, verbose: false,
+                                         launcher: ["/usr/bin/prlimit", "--nofile=80:4096"])
+        #expect(RunTools.waitUntil { FileManager.default.fileExists(atPath: dir.file("state/cp.json")) })
+        let limits = (try? String(contentsOfFile: "/proc/\(spytail.pid)/limits", encoding: .utf8)) ?? ""
+        let openFiles = limits.split(separator: "\n").first { $0.hasPrefix("Max open files") }.map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        #expect(openFiles.map { Array($0.suffix(3)) } == ["4096", "4096", "files"], "\(limits)")
+        #expect(!spytail.stderr.contains("tail.maxOpenFiles"), "\(spytail.stderr)")
+        #expect(spytail.stop().status == 0)
+    }
+
     @Test func configChangesApplyLiveAndBadOnesAreRefused() throws {
         let dir = try makeDirectory()
         defer { dir.remove() }

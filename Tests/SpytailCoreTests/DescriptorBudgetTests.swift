@@ -9,6 +9,18 @@ struct DescriptorBudgetTests {
     func followed(_ name: String, _ seconds: Int) -> File { File(key: name, isFollowed: true, lastGrowth: .seconds(seconds)) }
     func drained(_ name: String, _ seconds: Int) -> File { File(key: name, isFollowed: false, lastGrowth: .seconds(seconds)) }
 
+    /// `tail.maxOpenFiles` fitted under the process's descriptor limit, an eighth of it (at least 64) kept for the
+    /// outputs, the checkpoint file, inotify and connections; at least one file.
+    @Test func theFileLimitFitsUnderTheProcessLimit() {
+        #expect(DescriptorBudget.fileLimit(configured: 1024, processLimit: 1024) == 896)
+        #expect(DescriptorBudget.fileLimit(configured: 1024, processLimit: 1_048_576) == 1024)
+        #expect(DescriptorBudget.fileLimit(configured: 32, processLimit: 1024) == 32)
+        #expect(DescriptorBudget.fileLimit(configured: 1024, processLimit: 80) == 16)
+        #expect(DescriptorBudget.fileLimit(configured: 1024, processLimit: 64) == 1)
+        #expect(DescriptorBudget.fileLimit(configured: 1024, processLimit: 3) == 1)
+        #expect(DescriptorBudget.fileLimit(configured: 8, processLimit: Int(Int32.max)) == 8)
+    }
+
     @Test func underTheLimitNothingIsReleased() {
         let open = (0..<9).map { followed("f\($0)", $0) }
         #expect(DescriptorBudget.releases(open, limit: 10).isEmpty)

@@ -22,6 +22,17 @@ public enum DescriptorBudget {
         case park(Key)
     }
 
+    /// How many files `run` keeps open: `configured` (`tail.maxOpenFiles`), but never so many that the process's
+    /// own descriptor limit (`processLimit`, RLIMIT_NOFILE) leaves no room for the rest of what it opens — outputs,
+    /// the checkpoint file, inotify, the HTTP face's and the network outputs' connections, a rotated copy read
+    /// beside its live file: about ten at rest. An eighth of the limit, at least 64, is kept for those (with a
+    /// limit of 64 or less, one file is kept open at a time): a file that cannot be opened for want of a descriptor
+    /// is not read at all.
+    public static func fileLimit(configured: Int, processLimit: Int) -> Int {
+        let reserved = max(64, processLimit / 8)
+        return max(1, min(configured, processLimit - reserved))
+    }
+
     /// The files to release, in order, before one more is opened; none while fewer than `limit` are open.
     public static func releases<Key>(_ open: [OpenFile<Key>], limit: Int) -> [Release<Key>] {
         guard open.count >= limit else { return [] }

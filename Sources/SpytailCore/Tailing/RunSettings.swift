@@ -7,8 +7,13 @@ public struct RunSettings: Sendable, Equatable {
     public var rotateWait: Duration
     /// The file outputs are synced and the checkpoint file made durable at most this often (`tail.syncIntervalMs`).
     public var syncInterval: Duration
-    /// At most this many files open (`tail.maxOpenFiles`).
+    /// At most this many files open: `tail.maxOpenFiles`, or fewer when the process may not open that many
+    /// descriptors and more (`DescriptorBudget.fileLimit`).
     public var maxOpenFiles: Int
+    /// `tail.maxOpenFiles` as the config gives it.
+    public var configuredMaxOpenFiles: Int
+    /// The process's descriptor limit `maxOpenFiles` was fitted under (nil: not known, not fitted).
+    public var processOpenFileLimit: Int?
     /// A full output is tried again this often.
     public var stallRetry: Duration = .seconds(1)
     /// Files and folders inotify cannot watch are looked at this often.
@@ -27,10 +32,17 @@ public struct RunSettings: Sendable, Equatable {
     /// The defaults, as the README's config table gives them.
     public static let defaults = RunSettings(config: SpytailConfig())
 
-    public init(config: SpytailConfig) {
+    /// `processOpenFileLimit`: the descriptors the process may open (RLIMIT_NOFILE), when known.
+    public init(config: SpytailConfig, processOpenFileLimit: Int? = nil) {
         idleTimeout = .milliseconds(config.parse.multiline?.idleTimeoutMs ?? 1000)
         rotateWait = .milliseconds(config.tail.rotateWaitMs)
         syncInterval = .milliseconds(config.tail.syncIntervalMs)
-        maxOpenFiles = config.tail.maxOpenFiles
+        configuredMaxOpenFiles = config.tail.maxOpenFiles
+        self.processOpenFileLimit = processOpenFileLimit
+        maxOpenFiles = processOpenFileLimit.map { DescriptorBudget.fileLimit(configured: config.tail.maxOpenFiles, processLimit: $0) }
+            ?? config.tail.maxOpenFiles
     }
+
+    /// `maxOpenFiles` is below the config's, for the process's descriptor limit.
+    public var fitsFewerFilesThanConfigured: Bool { maxOpenFiles < configuredMaxOpenFiles }
 }

@@ -37,6 +37,8 @@ public enum RunProblem: Sendable, Equatable, CustomStringConvertible {
     case undeliveredAtStop(destination: String, records: UInt64)
     /// SIGUSR1 while the config says disabled.
     case toggleIgnoredWhileDisabled
+    /// `tail.maxOpenFiles` does not fit under the process's descriptor limit: fewer files are kept open.
+    case openFileLimit(configured: Int, processLimit: Int, files: Int)
 
     public var description: String {
         switch self {
@@ -70,6 +72,8 @@ public enum RunProblem: Sendable, Equatable, CustomStringConvertible {
         case .undeliveredAtStop(let destination, let records):
             "\(destination): \(records) record(s) not acknowledged at stop; checkpoints stay before them, so they are sent again on restart"
         case .toggleIgnoredWhileDisabled: "SIGUSR1 ignored: the config says \"state\": \"disabled\""
+        case .openFileLimit(let configured, let processLimit, let files):
+            "tail.maxOpenFiles is \(configured), but the process may open only \(processLimit) descriptors (RLIMIT_NOFILE, its hard limit); at most \(files) files are kept open, the quietest closed with their position kept and reopened when they grow (\(processLimit - files) are kept for outputs, checkpoints and connections). Raise the limit to keep more open: ulimit -n, systemd LimitNOFILE=, docker run --ulimit nofile="
         }
     }
 }

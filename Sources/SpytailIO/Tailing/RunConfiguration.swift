@@ -17,7 +17,7 @@ struct RunConfiguration {
                                         remote: remote)
         pipeline = EntryPipeline(config: file.compiled, sinks: outputs.map { $0.makeSink() })
         discovery = PathDiscovery(baseDirectory: file.baseDirectory, sources: file.config.sources)
-        settings = RunSettings(config: file.config)
+        settings = RunSettings(config: file.config, processOpenFileLimit: OpenFileLimit.descriptors)
     }
 
     var sources: [SpytailConfig.Source] { file.config.sources }

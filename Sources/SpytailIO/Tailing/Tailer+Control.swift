@@ -99,7 +99,9 @@ extension Tailer {
         made.startDeliveries(after: configuration, notify: deliveryNotice)
         // Its files are synced before the next durable save (without checkpoints there is none: let go now).
         if checkpointer.store != nil { replacedPipelines.append(pipeline) }
+        let previous = settings
         configuration = made
+        reportOpenFileLimit(previous: previous)
         attachTap()
         events.report(.configReloaded(path: newFile.path))
         for file in files.all where file.lifecycle.isFollowed && !isLive(file.followPath) {

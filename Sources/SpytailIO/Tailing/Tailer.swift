@@ -118,6 +118,15 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         }
         configStamp = FileStamp(configFile.path)
         configuration.startDeliveries(after: nil, notify: deliveryNotice)
+        reportOpenFileLimit(previous: nil)
+    }
+
+    /// Says when `tail.maxOpenFiles` does not fit under the process's descriptor limit (at start, and when a
+    /// reload changes what fits).
+    func reportOpenFileLimit(previous: RunSettings?) {
+        guard settings.fitsFewerFilesThanConfigured, let processLimit = settings.processOpenFileLimit,
+              previous.map({ $0.maxOpenFiles != settings.maxOpenFiles || $0.configuredMaxOpenFiles != settings.configuredMaxOpenFiles }) ?? true else { return }
+        report(.openFileLimit(configured: settings.configuredMaxOpenFiles, processLimit: processLimit, files: settings.maxOpenFiles))
     }
 
     /// Ends a run that failed: the outputs stop and the checkpoints of what they had received are made durable.
