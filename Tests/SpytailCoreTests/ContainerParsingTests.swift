@@ -69,6 +69,14 @@ struct ContainerParsingTests {
         #expect(fields["stream"] as? String == "stdout")
         let text = try Structured.records(log, config: config, format: .text)
         #expect(text.first?.contains("GET /a & b stream=stdout attrs.tag=web") == true, "\(text)")
+        // Tabs between the attrs' members (JSON whitespace, kept as written): the envelope still tells the attrs
+        // from the time that follows them.
+        let tabbed = "{\"log\":\"x\\n\",\"stream\":\"stderr\",\"attrs\":{\"tag\":\t\"web\",\t\"env\":\"a\\tb\"},\"time\":\"2026-11-25T12:00:01Z\"}\n"
+        let other = try #require(Structured.objects(tabbed, config: config).first)
+        #expect(other["timestamp"] as? String == "2026-11-25T12:00:01Z")
+        let otherFields = try #require(other["fields"] as? [String: Any])
+        #expect(otherFields["stream"] as? String == "stderr")
+        #expect((otherFields["attrs"] as? [String: Any])?["env"] as? String == "a\tb", "\(otherFields)")
     }
 
     @Test func aLineNotInTheRuntimesFormatFlowsWithItsProblem() throws {

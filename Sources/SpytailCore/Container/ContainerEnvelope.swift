@@ -1,15 +1,15 @@
-import Glibc
-
 /// What a container runtime said about a line besides its text — its time, its stream and (Docker) its
 /// `attrs` — kept in an entry's `text` after the application's lines, from `SpyEntry.envelopeStart`, so that
 /// the parser can point the timestamp and the `stream` and `attrs` fields at it like at any other bytes.
 ///
-/// The layout is private to this type: `TIME \t streamSTREAM \t [attrs{…}]` (the time holds no tab, the
-/// stream is one of two words, the keys are written so that the fields' keys are bytes of the text too).
+/// The layout is private to this type: `streamSTREAM \t [attrs{…} \t] TIME` (the stream is one of two words, the
+/// time holds no tab and starts with a digit, the keys are written so that the fields' keys are bytes of the text
+/// too). So the `stream` field is at a fixed place, and the time is found without a search when there are no
+/// attrs (the common case): every record reads the envelope.
 enum ContainerEnvelope {
     private static let tab = UInt8(ascii: "\t")
-    /// Lengths of the keys `append` writes (`stream`, `attrs`).
-    private static let streamKeyLength = 6, attrsKeyLength = 5
+    /// Lengths of the keys `append` writes (`stream`, `attrs`), and of the stream's words.
+    private static let streamKeyLength = 6, attrsKeyLength = 5, streamLength = 6
 
     /// Appends the envelope of a line to `out` (after its text).
     static func append(time: UnsafeBufferPointer<UInt8>, stream: ContainerStream, attrs: UnsafeBufferPointer<UInt8>?, to out: inout [UInt8]) {
@@ -20,8 +20,8 @@ enum ContainerEnvelope {
 
     /// How many bytes `write` writes.
     static func length(time: UnsafeBufferPointer<UInt8>, attrs: UnsafeBufferPointer<UInt8>?) -> Int {
-        var length = time.count + 2 + streamKeyLength + 6
-        if let attrs, !attrs.isEmpty { length += attrsKeyLength + attrs.count }
+        var length = streamKeyLength + streamLength + 1 + time.count
+        if let attrs, !attrs.isEmpty { length += attrsKeyLength + attrs.count + 1 }
         return length
     }
 
@@ -30,13 +30,15 @@ enum ContainerEnvelope {
     /// each use, on the reader's thread for every line.
     static func write(time: UnsafeBufferPointer<UInt8>, stream: ContainerStream, attrs: UnsafeBufferPointer<UInt8>?,
                       to out: UnsafeMutablePointer<UInt8>) -> Int {
-        var at = put(time, at: out)
-        let words: StaticString = stream == .stdout ? "\tstreamstdout\t" : "\tstreamstderr\t"
-        at = words.withUTF8Buffer { put($0, at: at) }
+        let words: StaticString = stream == .stdout ? "streamstdout\t" : "streamstderr\t"
+        var at = words.withUTF8Buffer { put($0, at: out) }
         if let attrs, !attrs.isEmpty {
             at = ("attrs" as StaticString).withUTF8Buffer { put($0, at: at) }
             at = put(attrs, at: at)
+            at.pointee = tab
+            at += 1
         }
+        at = put(time, at: at)
         return at - out
     }
 
@@ -57,20 +59,17 @@ enum ContainerEnvelope {
 
     /// `end`: where the envelope ends (the end of the text before the parser appends decoded values).
     static func read(_ text: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Parts {
-        var timeEnd = end
-        if start < end, let base = text.baseAddress, let found = memchr(base + start, Int32(tab), end - start) {
-            timeEnd = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        let streamStart = start + streamKeyLength
+        let afterStream = streamStart + streamLength + 1
+        // Written as JSON members (the keys and `stdout`/`stderr` need no escape): an output copies them as they are.
+        let stream = FieldValue(key: start..<streamStart, keyEscaped: false, range: streamStart..<streamStart + streamLength, kind: .string)
+        // The time starts with a digit; `a` is the attrs' key. The time holds no tab: the last one ends the attrs.
+        guard afterStream < end, text[afterStream] == UInt8(ascii: "a"),
+              let attrsEnd = text[afterStream..<end].lastIndex(of: tab) else {
+            return Parts(time: min(afterStream, end)..<end, stream: stream, attrs: nil)
         }
-        let streamKeyStart = timeEnd + 1
-        let streamStart = streamKeyStart + streamKeyLength
-        let streamEnd = streamStart + 6
-        let stream = FieldValue(textKey: streamKeyStart..<streamStart, range: streamStart..<streamEnd)
-        let attrsKeyStart = streamEnd + 1
-        var attrs: FieldValue?
-        if attrsKeyStart < end {
-            let attrsStart = attrsKeyStart + attrsKeyLength
-            attrs = FieldValue(textKey: attrsKeyStart..<attrsStart, range: attrsStart..<end, kind: .object)
-        }
-        return Parts(time: start..<timeEnd, stream: stream, attrs: attrs)
+        let attrsStart = afterStream + attrsKeyLength
+        let attrs = FieldValue(key: afterStream..<attrsStart, keyEscaped: false, range: attrsStart..<attrsEnd, kind: .object)
+        return Parts(time: attrsEnd + 1..<end, stream: stream, attrs: attrs)
     }
 }

@@ -56,7 +56,8 @@ public struct SpyEntry: Sendable {
             decodedStart = nil
         }
         parseError = nil
-        fields.removeAll(keepingCapacity: true)
+        // A container parser's inner parser resets again: nothing to remove then, and the call is not free.
+        if !fields.isEmpty { fields.removeAll(keepingCapacity: true) }
     }
 
     /// The deterministic id: the content fingerprint of the file and the entry's offset in it.
