@@ -60,7 +60,7 @@ static inline int fits_seconds(const uint8_t *p) {
 }
 
 /// What follows the seconds (`p[19..<n]`): an optional fraction, then `Z`, an offset or nothing.
-static inline int fits_fraction_and_zone(const uint8_t *p, size_t n) {
+__attribute__((always_inline)) static inline int fits_fraction_and_zone(const uint8_t *p, size_t n) {
     size_t i = 19;
     if (p[i] == '.' || p[i] == ',') {
         size_t digits = digit_run(p + i + 1, n - i - 1);
