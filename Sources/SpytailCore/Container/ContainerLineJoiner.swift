@@ -198,8 +198,16 @@ public struct ContainerLineJoiner {
             entries[s]!.truncated = entries[s]!.truncated || cut || line.truncated
             return
         }
+        try sendOpenEntry(s, emit)
+        let maxLineBytes = maxLineBytes
+        withHeld(s) { $0.hold(read, offset: line.offset, truncated: line.truncated, maxLineBytes: maxLineBytes) }
+    }
+
+    /// Hands out stream `s`'s open entry (its held line, or the entry put together), if any. Released only once
+    /// out: an output that throws leaves it open, as `send` leaves an entry waiting.
+    @inline(__always)
+    private mutating func sendOpenEntry<E: Error>(_ s: Int, _ emit: (Line) throws(E) -> Void) throws(E) {
         if isHeld(s) {
-            // Released only once out: an output that throws leaves it held, as `send` leaves an entry waiting.
             try withHeld(s) { (held) throws(E) in
                 try held.withLine(emit)
                 held.release()
@@ -208,8 +216,6 @@ public struct ContainerLineJoiner {
             try Self.sendInPlace(&entries[s]!, emit)
             entries[s] = nil
         }
-        let maxLineBytes = maxLineBytes
-        withHeld(s) { $0.hold(read, offset: line.offset, truncated: line.truncated, maxLineBytes: maxLineBytes) }
     }
 
     /// A part of a long line, or its last part, with only this stream open (a long line in a quiet container): the
@@ -247,15 +253,7 @@ public struct ContainerLineJoiner {
             return
         }
         do throws(E) {
-            if isHeld(s) {
-                try withHeld(s) { (held) throws(E) in
-                    try held.withLine(emit)
-                    held.release()
-                }
-            } else if entries[s] != nil {
-                try Self.sendInPlace(&entries[s]!, emit)
-                entries[s] = nil
-            }
+            try sendOpenEntry(s, emit)
         } catch {
             // As the general path leaves it: the open entry waits to go out, the whole line is the open entry.
             putTogetherHeldLine(s)
