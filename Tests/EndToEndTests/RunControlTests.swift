@@ -114,6 +114,48 @@ struct RunControlTests {
         #expect(spytail.stop().status == 0)
     }
 
+    /// Something else holds the descriptors the file budget left (here: the process's limit lowered under it while
+    /// it runs, with `prlimit --pid`), so opens fail with EMFILE, `opendir` too. A folder that cannot be listed then
+    /// was taken for empty and its parked files for deleted: their positions were dropped and, once descriptors were
+    /// back, they were read again from the start (28 duplicates here). Now they stay parked and are read from their
+    /// positions at their next change.
+    @Test func filesThatGrowWhileTheProcessIsOutOfDescriptorsAreReadOnceItIsNot() throws {
+        let dir = try makeDirectory()
+        defer { dir.remove() }
+        var expected = Set<String>()
+        for i in 0..<60 {
+            try append(dir, "logs/f\(i).log", "f\(i) line 1\n")
+            expected.insert("f\(i) line 1")
+        }
+        let spytail = try RunningSpytail(config: dir.write("c.json", config()), in: dir, verbose: false)
+        #expect(RunTools.waitUntil(30) { Set(messages(dir)).isSuperset(of: expected) })
+        let limit = { (soft: Int) in
+            let prlimit = Process()
+            prlimit.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+            prlimit.arguments = ["--pid", "\(spytail.pid)", "--nofile=\(soft):"]  // the soft limit; the hard one stays
+            try prlimit.run()
+            prlimit.waitUntilExit()
+            #expect(prlimit.terminationStatus == 0)
+        }
+        try limit(8)  // below what it holds: every open fails
+        for i in 0..<60 {
+            try append(dir, "logs/f\(i).log", "f\(i) line 2\n")
+            expected.insert("f\(i) line 2")
+        }
+        // The checkpoint save says it first: the process is out of descriptors.
+        #expect(RunTools.waitUntil(30) { spytail.stderr.contains("Too many open files") }, "\(spytail.stderr)")
+        try limit(4096)
+        for i in 0..<60 {
+            try append(dir, "logs/f\(i).log", "f\(i) line 3\n")
+            expected.insert("f\(i) line 3")
+        }
+        #expect(RunTools.waitUntil(30) { Set(messages(dir)).isSuperset(of: expected) }, "\(expected.subtracting(messages(dir)).sorted().prefix(10))")
+        let got = messages(dir)
+        #expect(got.count == expected.count, "\(got.count) records for \(expected.count) lines: \(got.filter { !expected.contains($0) }.prefix(5))")
+        #expect(!spytail.stderr.contains("gap"), "\(spytail.stderr)")
+        #expect(spytail.stop().status == 0)
+    }
+
     @Test func configChangesApplyLiveAndBadOnesAreRefused() throws {
         let dir = try makeDirectory()
         defer { dir.remove() }

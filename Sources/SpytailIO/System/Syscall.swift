@@ -72,6 +72,18 @@ public enum Syscall {
 
     public static func close(_ fd: Int32) { _ = Glibc.close(fd) }
 
+    /// Whether `count` more descriptors can be had now (each opened on /dev/null and closed again).
+    public static func canOpenDescriptors(_ count: Int) -> Bool {
+        var opened: [Int32] = []
+        defer { for fd in opened { close(fd) } }
+        for _ in 0..<count {
+            let fd = Glibc.open("/dev/null", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return false }
+            opened.append(fd)
+        }
+        return true
+    }
+
     /// Where an open file is now (`/proc/self/fd/N`), wherever it was renamed to; nil once it is deleted.
     public static func pathOfDescriptor(_ fd: Int32) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

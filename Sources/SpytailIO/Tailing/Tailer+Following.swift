@@ -92,9 +92,26 @@ extension Tailer {
         events.report(.closed(path: file.followPath, reason: reason))
     }
 
-    /// Keeps open descriptors under `tail.maxOpenFiles`, releasing what `DescriptorBudget` picks.
-    func makeRoom() throws(SinkError) {
-        let limit = settings.maxOpenFiles
+    /// A file's resume or first read may hold this many descriptors at once besides its own: a rotated member read
+    /// beside it, a look at a member's first line, the checkpoint file.
+    private static var descriptorsForOpening: Int { 4 }
+
+    /// Whether `path` can be resumed or followed now. Something else may hold the descriptors the budget left (a
+    /// limit lowered while running, many connections): then the quietest open files give theirs back first,
+    /// positions kept. False even so: `path` stays as it is — parked, or not followed yet — until its next change,
+    /// since a look at its rotated chain now would find no first line anywhere and take its content for gone (a gap,
+    /// then everything read again).
+    func haveDescriptorsForOpening(_ path: String) throws(SinkError) -> Bool {
+        if Syscall.canOpenDescriptors(Self.descriptorsForOpening) { return true }
+        if !files.all.isEmpty { try makeRoom(limit: files.all.count) }
+        if Syscall.canOpenDescriptors(Self.descriptorsForOpening) { return true }
+        warnOnce(path, "cannot open: no descriptor free (the process's open-file limit, RLIMIT_NOFILE, is reached); its position is kept and it is read at its next change once one is free")
+        return false
+    }
+
+    /// Keeps open descriptors under `limit` (`tail.maxOpenFiles` as it fits), releasing what `DescriptorBudget` picks.
+    func makeRoom(limit: Int? = nil) throws(SinkError) {
+        let limit = limit ?? settings.maxOpenFiles
         let open = files.all.map {
             DescriptorBudget.OpenFile(key: $0.identity, isFollowed: $0.lifecycle.isFollowed, lastGrowth: $0.lifecycle.lastGrowth)
         }

@@ -28,7 +28,10 @@ extension Tailer {
         try lookAtRetired(in: directory)
         // Live symlinks pointing here: their file may have been rotated, or the link points elsewhere now.
         for path in watches.linksInto(directory).sorted() { try reconcilePath(path) }
-        let names = Set(Paths.names(in: directory) ?? [])
+        // A folder that is there but cannot be listed now (out of descriptors: opendir needs one) says nothing about
+        // its files: none is taken for deleted, each is looked at again at its next change.
+        guard let listed = Paths.names(in: directory) ?? (Syscall.stat(directory) == nil ? [] : nil) else { return }
+        let names = Set(listed)
         for name in names {
             let path = Paths.join(directory, name)
             if isLive(path) || positions.parked[path] != nil { try reconcilePath(path) }
@@ -75,8 +78,10 @@ extension Tailer {
             let unchanged = parked.contains { $0.identity == identity }
                 && parked.allSatisfy { $0.drained || ($0.identity == identity && Int64(info.st_size) == $0.offset) }
             if unchanged { return }
+            guard try haveDescriptorsForOpening(path) else { return }
             try resume(path, from: positions.unpark(path))
         } else {
+            guard try haveDescriptorsForOpening(path) else { return }
             try catchUpCopiesOfNewFile(path)
             try follow(path, from: 0, fingerprint: nil)
         }
