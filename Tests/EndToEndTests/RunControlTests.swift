@@ -39,6 +39,14 @@ struct RunControlTests {
         try handle.close()
     }
 
+    /// Appends `f<i> line <n>` to each of `logs/f0.log` … `logs/f<count-1>.log`, and expects it.
+    func appendLine(_ n: Int, toFiles count: Int, in dir: TemporaryDirectory, expecting expected: inout Set<String>) throws {
+        for i in 0..<count {
+            try append(dir, "logs/f\(i).log", "f\(i) line \(n)\n")
+            expected.insert("f\(i) line \(n)")
+        }
+    }
+
     @Test func hundredsOfFilesAppearGrowAndGoWithDescriptorsBounded() throws {
         let dir = try makeDirectory()
         defer { dir.remove() }
@@ -78,18 +86,13 @@ struct RunControlTests {
         let dir = try makeDirectory()
         defer { dir.remove() }
         var expected = Set<String>()
-        for i in 0..<120 {
-            try append(dir, "logs/f\(i).log", "f\(i) line 1\nf\(i) line 2\n")
-            expected.formUnion(["f\(i) line 1", "f\(i) line 2"])
-        }
+        try appendLine(1, toFiles: 120, in: dir, expecting: &expected)
+        try appendLine(2, toFiles: 120, in: dir, expecting: &expected)
         let configPath = dir.write("c.json", config().replacingOccurrences(of: #""maxOpenFiles": 32"#, with: #""maxOpenFiles": 1024"#))
         // Soft and hard limit alike: nothing to raise.
         let spytail = try RunningSpytail(config: configPath, in: dir, verbose: false, launcher: ["/usr/bin/prlimit", "--nofile=80:80"])
         #expect(RunTools.waitUntil(30) { Set(messages(dir)).isSuperset(of: expected) }, "\(expected.subtracting(messages(dir)).sorted().prefix(10))")
-        for i in 0..<120 {
-            try append(dir, "logs/f\(i).log", "f\(i) line 3\n")
-            expected.insert("f\(i) line 3")
-        }
+        try appendLine(3, toFiles: 120, in: dir, expecting: &expected)
         #expect(RunTools.waitUntil(30) { Set(messages(dir)).isSuperset(of: expected) }, "\(expected.subtracting(messages(dir)).sorted().prefix(10))")
         let got = messages(dir)
         #expect(got.count == expected.count, "\(got.count) records for \(expected.count) lines")
@@ -123,10 +126,7 @@ struct RunControlTests {
         let dir = try makeDirectory()
         defer { dir.remove() }
         var expected = Set<String>()
-        for i in 0..<60 {
-            try append(dir, "logs/f\(i).log", "f\(i) line 1\n")
-            expected.insert("f\(i) line 1")
-        }
+        try appendLine(1, toFiles: 60, in: dir, expecting: &expected)
         let spytail = try RunningSpytail(config: dir.write("c.json", config()), in: dir, verbose: false)
         #expect(RunTools.waitUntil(30) { Set(messages(dir)).isSuperset(of: expected) })
         let limit = { (soft: Int) in
@@ -138,17 +138,11 @@ struct RunControlTests {
             #expect(prlimit.terminationStatus == 0)
         }
         try limit(8)  // below what it holds: every open fails
-        for i in 0..<60 {
-            try append(dir, "logs/f\(i).log", "f\(i) line 2\n")
-            expected.insert("f\(i) line 2")
-        }
+        try appendLine(2, toFiles: 60, in: dir, expecting: &expected)
         // The checkpoint save says it first: the process is out of descriptors.
         #expect(RunTools.waitUntil(30) { spytail.stderr.contains("Too many open files") }, "\(spytail.stderr)")
         try limit(4096)
-        for i in 0..<60 {
-            try append(dir, "logs/f\(i).log", "f\(i) line 3\n")
-            expected.insert("f\(i) line 3")
-        }
+        try appendLine(3, toFiles: 60, in: dir, expecting: &expected)
         #expect(RunTools.waitUntil(30) { Set(messages(dir)).isSuperset(of: expected) }, "\(expected.subtracting(messages(dir)).sorted().prefix(10))")
         let got = messages(dir)
         #expect(got.count == expected.count, "\(got.count) records for \(expected.count) lines: \(got.filter { !expected.contains($0) }.prefix(5))")

@@ -27,6 +27,16 @@ public struct ContainerLineJoiner {
 
         var byteCount: Int { text.count + envelope.count }
 
+        /// Takes `line`, a whole line that continues this entry, as its next line.
+        mutating func join(_ line: Building) {
+            if headLength == nil { headLength = text.count }
+            text.append(0x0A)
+            text.append(contentsOf: line.text)
+            lineCount += 1
+            lastOffset = line.lastOffset
+            truncated = truncated || line.truncated
+        }
+
         /// How it goes out: its text, then its envelope (none for a refused line).
         var shape: ContainerShape {
             ContainerShape(headLength: headLength ?? text.count, envelopeStart: problem == nil ? text.count : nil, lineCount: lineCount,
@@ -143,18 +153,14 @@ public struct ContainerLineJoiner {
         putTogetherHeldLines()
         if var open = parts[s] {
             parts[s] = nil
-            append(read.content, to: &open.text, truncated: &open.truncated)
-            open.lastOffset = line.offset
-            open.truncated = open.truncated || line.truncated
+            Self.addPart(read, line, to: &open, maxLineBytes: maxLineBytes)
             if read.partial {
                 parts[s] = open
                 return
             }
             return try finishLine(open, emit)
         }
-        var started = Building(offset: line.offset, lastOffset: line.offset, truncated: line.truncated, stream: read.stream)
-        append(read.content, to: &started.text, truncated: &started.truncated)
-        ContainerEnvelope.append(time: read.time, stream: read.stream, attrs: read.attrs, to: &started.envelope)
+        let started = startLine(read, line)
         if read.partial {
             parts[s] = started
             return
@@ -225,16 +231,10 @@ public struct ContainerLineJoiner {
     private mutating func addPartToSingleStream<E: Error>(_ read: ContainerLine, _ line: Line, _ emit: (Line) throws(E) -> Void) throws(E) {
         let s = read.stream.rawValue
         guard parts[s] != nil else {
-            var started = Building(offset: line.offset, lastOffset: line.offset, truncated: line.truncated, stream: read.stream)
-            append(read.content, to: &started.text, truncated: &started.truncated)
-            ContainerEnvelope.append(time: read.time, stream: read.stream, attrs: read.attrs, to: &started.envelope)
-            parts[s] = started
+            parts[s] = startLine(read, line)
             return
         }
-        var cut = false
-        append(read.content, to: &parts[s]!.text, truncated: &cut)
-        parts[s]!.lastOffset = line.offset
-        parts[s]!.truncated = parts[s]!.truncated || cut || line.truncated
+        Self.addPart(read, line, to: &parts[s]!, maxLineBytes: maxLineBytes)
         if read.partial { return }
         var whole = parts[s].take()!
         guard rule.joinsLines else {
@@ -244,12 +244,7 @@ public struct ContainerLineJoiner {
         let continues = whole.text.withUnsafeBufferPointer { rule.continues(Line(bytes: $0, offset: whole.offset), entryBytes: openEntryBytes(s)) }
         if continues {
             putTogetherHeldLine(s)
-            if entries[s]!.headLength == nil { entries[s]!.headLength = entries[s]!.text.count }
-            entries[s]!.text.append(0x0A)
-            entries[s]!.text.append(contentsOf: whole.text)
-            entries[s]!.lineCount += 1
-            entries[s]!.lastOffset = whole.lastOffset
-            entries[s]!.truncated = entries[s]!.truncated || whole.truncated
+            entries[s]!.join(whole)
             return
         }
         do throws(E) {
@@ -262,6 +257,22 @@ public struct ContainerLineJoiner {
             throw error
         }
         entries[s] = whole
+    }
+
+    /// A line's first part (or the whole line): its text, cut at the line limit, then its envelope.
+    private func startLine(_ read: ContainerLine, _ line: Line) -> Building {
+        var started = Building(offset: line.offset, lastOffset: line.offset, truncated: line.truncated, stream: read.stream)
+        Self.addPart(read, line, to: &started, maxLineBytes: maxLineBytes)
+        ContainerEnvelope.append(time: read.time, stream: read.stream, attrs: read.attrs, to: &started.envelope)
+        return started
+    }
+
+    /// The next part of the line `open`, cut where the line would pass the line limit. Static: an instance method
+    /// given `&parts[s]!` would have the whole joiner copied for the call (its arrays retained and released).
+    private static func addPart(_ read: ContainerLine, _ line: Line, to open: inout Building, maxLineBytes: Int) {
+        append(read.content, to: &open.text, room: maxLineBytes - open.text.count, truncated: &open.truncated)
+        open.lastOffset = line.offset
+        open.truncated = open.truncated || line.truncated
     }
 
     /// Makes every held line an open entry (`entries`), for the paths that put entries together the general way.
@@ -292,15 +303,7 @@ public struct ContainerLineJoiner {
         let s = line.stream.rawValue
         let continues = line.text.withUnsafeBufferPointer { rule.continues(Line(bytes: $0, offset: line.offset), entryBytes: entries[s]?.text.count) }
         if continues {
-            var entry = entries[s]!
-            entries[s] = nil  // the text is appended to in place, not copied
-            if entry.headLength == nil { entry.headLength = entry.text.count }
-            entry.text.append(0x0A)
-            entry.text.append(contentsOf: line.text)
-            entry.lineCount += 1
-            entry.lastOffset = line.lastOffset
-            entry.truncated = entry.truncated || line.truncated
-            entries[s] = entry
+            entries[s]!.join(line)  // in place: the text is appended to, not copied
             return
         }
         if let previous = entries[s] { complete(previous) }
@@ -391,11 +394,6 @@ public struct ContainerLineJoiner {
     /// Appends one more line of an entry, cut (on a UTF-8 boundary) at the line limit.
     private func appendLine(_ line: UnsafeBufferPointer<UInt8>, to text: inout [UInt8], truncated: inout Bool) {
         Self.append(line, to: &text, room: maxLineBytes, truncated: &truncated)
-    }
-
-    /// Appends a part, cut (on a UTF-8 boundary) where the line would pass the line limit.
-    private func append(_ part: UnsafeBufferPointer<UInt8>, to text: inout [UInt8], truncated: inout Bool) {
-        Self.append(part, to: &text, room: maxLineBytes - text.count, truncated: &truncated)
     }
 
     /// Appends at most `room` bytes of `bytes`, cut on a UTF-8 boundary, `truncated` set when cut.
