@@ -27,6 +27,18 @@ struct CheckpointerTests {
         #expect(store.saves.last?.saved.seen["/logs/app.log"]?.map(\.fingerprint) == [Fingerprint(value: 7), Fingerprint(value: 8)])
     }
 
+    /// A stop while an output was full from the start (nothing noted yet in this run) makes the last save durable:
+    /// that is what the start loaded, not an empty set. (An empty one was written: the next start read every file
+    /// again from its start, and a content a power loss had cut back lost its epoch; found by the run simulator.)
+    @Test func aDurableSaveBeforeAnythingWasNotedKeepsWhatWasLoaded() {
+        let store = RecordingCheckpointStore()
+        store.loadResult = .success(positions(10, seen: [Fingerprint(value: 7)]))
+        let checkpointer = Checkpointer(store: store)
+        #expect(checkpointer.load().saved == positions(10, seen: [Fingerprint(value: 7)]))
+        _ = checkpointer.saveAcknowledged(now: .seconds(1), durable: true, settings: settings, syncOutputs: {})
+        #expect(store.saves.map(\.saved) == [positions(10, seen: [Fingerprint(value: 7)])])
+    }
+
     @Test func withoutNetworkOutputsASetIsSavedAtOnce() {
         let store = RecordingCheckpointStore()
         let checkpointer = Checkpointer(store: store)

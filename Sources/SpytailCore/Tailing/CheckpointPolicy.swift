@@ -40,6 +40,9 @@ public struct CheckpointPolicy<Mark: Sendable>: Sendable {
 
     public init() {}
 
+    /// The positions a start found saved: the last save, until this run saves another.
+    public mutating func loaded(_ positions: SavedPositions) { lastSaved = positions }
+
     public var pendingCount: Int { pending.count }
 
     /// Notes `positions`, taken when the outputs stood at `marks`, unless it is the set noted last (or, with

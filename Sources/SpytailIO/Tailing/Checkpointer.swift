@@ -35,10 +35,18 @@ final class Checkpointer {
     /// When the last save succeeded (run time).
     var lastSavedAt: Duration? { policy.lastSavedAt }
 
-    /// The saved checkpoints, or the reason they cannot be used (the store sets a damaged file aside).
+    /// The saved checkpoints, or the reason they cannot be used (the store sets a damaged file aside). What was
+    /// loaded counts as the last save: a save before this run noted anything (a stop while an output is full
+    /// from the start) keeps it, rather than writing an empty set over it.
     func load() -> (saved: SavedPositions, problem: String?) {
         guard let store else { return (SavedPositions(), nil) }
-        do { return (try store.load(), nil) } catch { return (SavedPositions(), "\(error)") }
+        do {
+            let saved = try store.load()
+            policy.loaded(saved)
+            return (saved, nil)
+        } catch {
+            return (SavedPositions(), "\(error)")
+        }
     }
 
     /// Notes `positions` behind the outputs' `ledgers` and saves the newest set every output acknowledged,
