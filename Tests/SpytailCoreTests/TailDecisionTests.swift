@@ -42,6 +42,23 @@ struct CheckpointCodecTests {
         #expect(decoded.seen == seen)
     }
 
+    /// What a restart after a power loss needs: each checkpoint's earlier positions, and the epochs of the contents
+    /// found cut back (apart from the checkpoints: a save may have none of such a content). Both keys are left out
+    /// when empty, so a file without them reads as before.
+    @Test func anchorsAndEpochsRoundTrip() throws {
+        var checkpoint = Checkpoint(path: "/l/app.log", identity: FileIdentity(device: 1, inode: 9), fingerprint: Fingerprint(value: 7),
+                                    offset: 900, tailHash: 3)
+        checkpoint.anchors = [Checkpoint.Anchor(offset: 600, tailHash: 0xABC), Checkpoint.Anchor(offset: 20, tailHash: 0xFFFF_FFFF_FFFF_FFFF)]
+        let saved = SavedPositions(checkpoints: [checkpoint], epochs: [Fingerprint(value: 7): 2, Fingerprint(value: 0xBEEF): 1])
+        let text = String(decoding: CheckpointCodec.encode(saved), as: UTF8.self)
+        #expect(text.contains(#""anchors":[[600,"0000000000000abc"],[20,"ffffffffffffffff"]]"#))
+        #expect(text.contains(#""epochs":{"0000000000000007":2,"000000000000beef":1}"#))
+        #expect(try CheckpointCodec.decode(Array(text.utf8)) == saved)
+        let plain = String(decoding: CheckpointCodec.encode(SavedPositions(checkpoints: [Checkpoint(path: "/l/a", identity: FileIdentity(device: 1, inode: 2),
+            fingerprint: Fingerprint(value: 1), offset: 5, tailHash: 6)])), as: UTF8.self)
+        #expect(!plain.contains("anchors") && !plain.contains("epochs"))
+    }
+
     @Test func theDrainedMarkRoundTripsAndOlderFilesWithoutItStillRead() throws {
         var drained = Checkpoint(path: "/l/app.log", identity: FileIdentity(device: 1, inode: 9), fingerprint: Fingerprint(value: 7),
                                  offset: 10, tailHash: 3)
@@ -64,6 +81,13 @@ struct CheckpointCodecTests {
         (#"{"version": 1, "files": [], "seen": []}"#, "seen: expected an object"),
         (#"{"version": 1, "files": [], "seen": {"/l/a.log": "7"}}"#, "seen[/l/a.log]: expected an array"),
         (#"{"version": 1, "files": [], "seen": {"/l/a.log": ["7", "x"]}}"#, "seen[/l/a.log][1]: expected a fingerprint"),
+        (#"{"version": 1, "files": [], "epochs": []}"#, "epochs: expected an object"),
+        (#"{"version": 1, "files": [], "epochs": {"7": 0}}"#, "epochs[7]: expected a fingerprint (hex) and a whole number, 1 or more"),
+        (#"{"version": 1, "files": [], "epochs": {"xyz": 1}}"#, "epochs[xyz]"),
+        (#"{"version": 1, "files": [{"path": "x", "device": 1, "inode": 2, "fingerprint": "7", "offset": 9, "tailHash": "3", "anchors": {}}]}"#,
+         "files[0].anchors: expected an array"),
+        (#"{"version": 1, "files": [{"path": "x", "device": 1, "inode": 2, "fingerprint": "7", "offset": 9, "tailHash": "3", "anchors": [[4, "a"], [2]]}]}"#,
+         "files[0].anchors[1]: expected [offset, \"tail hash (hex)\"]"),
         (#"{"version": 1, "files": [], "seen": {"/l/a.log": ["7@-1"]}}"#, "seen[/l/a.log][0]: expected a fingerprint"),
         (#"{"version": 1, "files": [], "seen": {"/l/a.log": ["7@"]}}"#, "seen[/l/a.log][0]: expected a fingerprint"),
     ])

@@ -106,10 +106,10 @@ extension ByteCursor {
         }
     }
 
-    /// A record's id: the file's fingerprint (16 hex digits), `-`, the entry's offset.
+    /// A record's id: the file's fingerprint in its epoch (16 hex digits), `-`, the entry's offset.
     @inline(__always)
     public mutating func appendID(of entry: borrowing SpyEntry) {
-        append(hex: entry.file.fingerprint.value)
+        append(hex: entry.file.idFingerprint.value)
         append(UInt8(ascii: "-"))
         append(decimal: entry.offset)
     }

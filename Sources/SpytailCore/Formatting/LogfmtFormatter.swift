@@ -18,7 +18,7 @@ public struct LogfmtFormatter: EntryFormatter {
 
     public func format(_ entry: borrowing SpyEntry, text: UnsafeBufferPointer<UInt8>, into out: OutputBuffer) {
         out.append(Array("id=".utf8))
-        out.append(hex: entry.file.fingerprint.value)
+        out.append(hex: entry.file.idFingerprint.value)
         out.append(UInt8(ascii: "-"))
         out.append(decimal: entry.offset)
         if let timestamp = entry.timestamp {

@@ -40,6 +40,17 @@ public struct Fingerprint: Sendable, Hashable, CustomStringConvertible {
         return hash
     }
 
+    /// The fingerprint the record ids of this content carry in `epoch` (`Checkpoint.epoch`): itself in epoch 0,
+    /// so ids are what they always were; after a power loss cut the content back and it was written anew, a
+    /// mix of both (SplitMix64's finaliser), so a line written where a cut-away one was gets another id.
+    public func forIDs(epoch: Int) -> Fingerprint {
+        guard epoch > 0 else { return self }
+        var z = value &+ UInt64(epoch) &* 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Fingerprint(value: z ^ (z >> 31))
+    }
+
     /// 16 lower-case hex digits.
     public var description: String {
         let hex = String(value, radix: 16)

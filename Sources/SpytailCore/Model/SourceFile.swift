@@ -1,8 +1,12 @@
-/// A file being read: its path as given or discovered, and the fingerprint of its content.
+/// A file being read: its path as given or discovered, the fingerprint of its content, and the fingerprint its
+/// record ids carry (the same but after a power loss cut the content back: `Fingerprint.forIDs(epoch:)`).
 /// Shared by reference by all the entries read from it; its JSON form is built once.
 public final class SourceFile: Sendable {
     public let path: String
     public let fingerprint: Fingerprint
+    /// The content's epoch (`Checkpoint.epoch`), and the fingerprint its record ids carry.
+    public let epoch: Int
+    public let idFingerprint: Fingerprint
     /// `path` already escaped for a JSON string, without quotes.
     public let escapedPath: [UInt8]
     /// Index of the config's source this file belongs to (`CompiledConfig.sources`), or `SourceFile.unnamed`
@@ -11,9 +15,11 @@ public final class SourceFile: Sendable {
 
     public static let unnamed = -1
 
-    public init(path: String, fingerprint: Fingerprint, source: Int = SourceFile.unnamed) {
+    public init(path: String, fingerprint: Fingerprint, source: Int = SourceFile.unnamed, epoch: Int = 0) {
         self.path = path
         self.fingerprint = fingerprint
+        self.epoch = epoch
+        idFingerprint = fingerprint.forIDs(epoch: epoch)
         self.source = source
         let buffer = OutputBuffer(capacity: path.utf8.count * 2 + 8)
         var path = path

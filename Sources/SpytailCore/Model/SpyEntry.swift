@@ -60,8 +60,8 @@ public struct SpyEntry: Sendable {
         if !fields.isEmpty { fields.removeAll(keepingCapacity: true) }
     }
 
-    /// The deterministic id: the content fingerprint of the file and the entry's offset in it.
-    public var id: String { "\(file.fingerprint)-\(offset)" }
+    /// The deterministic id: the content fingerprint of the file (in its epoch) and the entry's offset in it.
+    public var id: String { "\(file.idFingerprint)-\(offset)" }
 
     /// Conveniences for tests and diagnostics (not for the per-line path).
     public func string(_ range: Range<Int>) -> String { String(decoding: text[range], as: UTF8.self) }

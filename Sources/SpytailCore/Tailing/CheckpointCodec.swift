@@ -1,6 +1,8 @@
 /// The checkpoint file's format, versioned:
 /// `{"version":1,"files":[{"path":…,"device":…,"inode":…,"fingerprint":"…","offset":…,"tailHash":"…"}]}`,
-/// with `"drained":true` on a rotated-away file read to its end, and `"seen":{"<live path>":["<fingerprint>",…]}`,
+/// with `"drained":true` on a rotated-away file read to its end, `"anchors":[[offset,"<tail hash>"],…]` (earlier
+/// positions, newest first); `"epochs":{"<fingerprint>":N,…}`, the contents cut back by a power loss and the epoch
+/// of their ids; and `"seen":{"<live path>":["<fingerprint>",…]}`,
 /// the contents seen under each live path, oldest first, `"<fingerprint>@<offset>"` for one let go part-way
 /// known (both optional keys: version 1 still; a file without `seen` resumes as before it was written).
 /// A save that was not made durable also carries its `RecentStamp`:
@@ -30,9 +32,20 @@ public enum CheckpointCodec {
             out.appendJSONString(c.path)
             out.append(",\"device\":\(c.identity.device),\"inode\":\(c.identity.inode),\"fingerprint\":\"\(c.fingerprint)\"")
             out.append(",\"offset\":\(c.offset),\"tailHash\":\"\(Fingerprint(value: c.tailHash))\"")
-            out.append(c.drained ? ",\"drained\":true}" : "}")
+            if c.drained { out.append(",\"drained\":true") }
+            if !c.anchors.isEmpty {
+                out.append(",\"anchors\":[")
+                out.append(c.anchors.map { "[\($0.offset),\"\(Fingerprint(value: $0.tailHash))\"]" }.joined(separator: ","))
+                out.append("]")
+            }
+            out.append("}")
         }
         out.append("\n]")
+        if !saved.epochs.isEmpty {
+            out.append(",\"epochs\":{")
+            out.append(saved.epochs.sorted { $0.key.value < $1.key.value }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ","))
+            out.append("}")
+        }
         if !saved.seen.isEmpty {
             out.append(",\"seen\":{")
             for (i, (path, contents)) in saved.seen.sorted(by: { $0.key < $1.key }).enumerated() {
@@ -78,7 +91,7 @@ public enum CheckpointCodec {
         }
         guard case .array(let files)? = top["files"] else { throw DecodeError(reason: "files: expected an array") }
         let checkpoints = try files.enumerated().map { (i, value) throws(DecodeError) in try checkpoint(value, at: i) }
-        return SavedPositions(checkpoints: checkpoints, seen: try seen(top["seen"]))
+        return SavedPositions(checkpoints: checkpoints, seen: try seen(top["seen"]), epochs: try epochs(top["epochs"]))
     }
 
     static func seen(_ value: JSONValue?) throws(DecodeError) -> [String: [SavedPositions.Seen]] {
@@ -95,6 +108,19 @@ public enum CheckpointCodec {
             }
         }
         return seen
+    }
+
+    static func epochs(_ value: JSONValue?) throws(DecodeError) -> [Fingerprint: Int] {
+        guard let value else { return [:] }
+        guard case .object(let contents) = value else { throw DecodeError(reason: "epochs: expected an object") }
+        var epochs: [Fingerprint: Int] = [:]
+        for (key, epoch) in contents {
+            guard let fingerprint = UInt64(key, radix: 16), case .number(let n) = epoch, n >= 1, n == n.rounded(), n < 1e9 else {
+                throw DecodeError(reason: "epochs[\(key)]: expected a fingerprint (hex) and a whole number, 1 or more")
+            }
+            epochs[Fingerprint(value: fingerprint)] = Int(n)
+        }
+        return epochs
     }
 
     /// `<fingerprint>` or `<fingerprint>@<offset>`.
@@ -117,6 +143,19 @@ public enum CheckpointCodec {
         var checkpoint = Checkpoint(path: path, identity: FileIdentity(device: UInt64(device), inode: UInt64(inode)),
                                     fingerprint: Fingerprint(value: fp), offset: Int64(offset), tailHash: tailHash)
         checkpoint.drained = o["drained"] == .bool(true)
+        if let anchors = o["anchors"] { checkpoint.anchors = try Self.anchors(anchors, at: index) }
         return checkpoint
+    }
+
+    /// `[[offset, "<tail hash>"], …]`.
+    static func anchors(_ value: JSONValue, at index: Int) throws(DecodeError) -> [Checkpoint.Anchor] {
+        guard case .array(let items) = value else { throw DecodeError(reason: "files[\(index)].anchors: expected an array") }
+        return try items.enumerated().map { (k, item) throws(DecodeError) in
+            guard case .array(let pair) = item, pair.count == 2, case .number(let offset) = pair[0], offset >= 0,
+                  case .string(let hash) = pair[1], let tailHash = UInt64(hash, radix: 16) else {
+                throw DecodeError(reason: "files[\(index)].anchors[\(k)]: expected [offset, \"tail hash (hex)\"]")
+            }
+            return Checkpoint.Anchor(offset: Int64(offset), tailHash: tailHash)
+        }
     }
 }

@@ -16,9 +16,13 @@ public struct SavedPositions: Sendable, Equatable {
     public var checkpoints: [Checkpoint]
     /// Per live path, the contents seen under it, oldest first.
     public var seen: [String: [Seen]]
+    /// The contents a power loss cut back (found so at a restart), with the epoch their record ids are in
+    /// (`ContentMarks`): kept apart from the checkpoints, since a save may have none of such a content yet.
+    public var epochs: [Fingerprint: Int]
 
-    public init(checkpoints: [Checkpoint] = [], seen: [String: [Seen]] = [:]) {
+    public init(checkpoints: [Checkpoint] = [], seen: [String: [Seen]] = [:], epochs: [Fingerprint: Int] = [:]) {
         self.checkpoints = checkpoints
         self.seen = seen
+        self.epochs = epochs
     }
 }

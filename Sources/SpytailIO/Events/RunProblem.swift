@@ -21,8 +21,10 @@ public enum RunProblem: Sendable, Equatable, CustomStringConvertible {
     case stillFullAtStop(SinkError)
     /// A stop came while a rotated file was caught up on a full output: checkpoints stay where they were.
     case stoppedMidCatchUp
-    /// A checkpointed file has other bytes before its offset now: read from the start.
-    case rewrittenInPlace(path: String, offset: Int64)
+    /// A checkpointed file has other bytes before its offset now (cut back by a power loss and written on, or
+    /// rewritten in place): read on from `readFrom`, the last earlier position it still holds (0: its start), in
+    /// a new epoch of ids.
+    case rewrittenInPlace(path: String, offset: Int64, readFrom: Int64)
     /// The rotated chain kept changing while a file was resumed (three looks in a row read nothing): followed from the start.
     case chainKeptChanging(path: String)
     /// A retired rotated file is shorter than what was read of it: not read again.
@@ -58,8 +60,10 @@ public enum RunProblem: Sendable, Equatable, CustomStringConvertible {
             "\(error); stopping without delivering the last lines (they are read again on restart)"
         case .stoppedMidCatchUp:
             "stopping in the middle of catching up a rotated file while an output is full; checkpoints stay where they were, so that content is read again on restart"
-        case .rewrittenInPlace(let path, let offset):
-            "\(path): rewritten in place since the checkpoint (the bytes before offset \(offset) changed); reading it from the start"
+        case .rewrittenInPlace(let path, let offset, let from):
+            "\(path): the bytes before the checkpoint's offset \(offset) changed (cut back by a power loss and written on, or rewritten in place); "
+                + (from > 0 ? "reading on from offset \(from), the last earlier position it still holds" : "reading it from the start")
+                + ", with new record ids (lines read again from there come again under those)"
         case .chainKeptChanging(let path):
             "\(path): its rotated chain kept changing while it was being resumed; following it from the start"
         case .shorterThanRead(let path, let offset, let size):

@@ -27,9 +27,9 @@ struct RunConfiguration {
     /// The index of that source (`SourceFile.source`), or `SourceFile.unnamed`.
     func sourceIndex(ofLive path: String) -> Int { sources.firstIndex { discovery.isLiveFile(path, of: $0) } ?? SourceFile.unnamed }
 
-    /// The identity entries of `livePath` carry: its path, content and source.
-    func sourceFile(_ livePath: String, fingerprint: Fingerprint) -> SourceFile {
-        SourceFile(path: livePath, fingerprint: fingerprint, source: sourceIndex(ofLive: livePath))
+    /// The identity entries of `livePath` carry: its path, content (in its `epoch`) and source.
+    func sourceFile(_ livePath: String, fingerprint: Fingerprint, epoch: Int) -> SourceFile {
+        SourceFile(path: livePath, fingerprint: fingerprint, source: sourceIndex(ofLive: livePath), epoch: epoch)
     }
 
     /// The parser (line limit, multiline rule) of a file of `source`.

@@ -32,10 +32,12 @@ final class TailedFile {
     private(set) var idleTimeout: Duration
     /// Where recording stopped (state idle): what is read from here on is reported as one gap when it resumes.
     var skippedFrom: Int64?
+    /// The epoch of a content's record ids (`ContentMarks`), asked when the content is known.
+    private let epoch: (Fingerprint) -> Int
 
     /// Opens `path` for reading from `offset` (with the content's fingerprint when already known).
     init(path: String, followPath: String, offset: Int64, fingerprint: Fingerprint?, source: Int = SourceFile.unnamed,
-         parser: LineParser, now: Duration) throws(ReadError) {
+         parser: LineParser, now: Duration, epoch: @escaping (Fingerprint) -> Int = { _ in 0 }) throws(ReadError) {
         let (fd, info) = try FileOpener.openRegularFile(path)
         self.fd = fd
         identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
@@ -48,11 +50,12 @@ final class TailedFile {
         sourceIndex = source
         idleTimeout = .milliseconds(parser.idleTimeoutMs)
         lifecycle = FileLifecycle(.following, now: now)
+        self.epoch = epoch
         do throws(Errno) { try Syscall.seek(fd, to: offset) } catch {
             close()
             throw ReadError(path: path, cause: .read(error))
         }
-        if let fingerprint { start(SourceFile(path: followPath, fingerprint: fingerprint, source: source), at: offset) }
+        if let fingerprint { start(sourceFile(fingerprint), at: offset) }
     }
 
     deinit { close() }
@@ -174,7 +177,7 @@ final class TailedFile {
         let resume = stream!.resumeOffset
         try? Syscall.seek(fd, to: resume)  // a regular file open for reading
         offset = resume
-        start(SourceFile(path: followPath, fingerprint: fingerprint, source: index), at: resume)
+        start(sourceFile(fingerprint), at: resume)
         return true
     }
 
@@ -184,7 +187,7 @@ final class TailedFile {
         try? Syscall.seek(fd, to: newOffset)  // a regular file open for reading
         offset = newOffset
         head = []
-        start(SourceFile(path: followPath, fingerprint: fingerprint, source: sourceIndex), at: newOffset)
+        start(sourceFile(fingerprint), at: newOffset)
     }
 
     /// After a truncation: starts over at 0 with whatever content is there now.
@@ -229,7 +232,12 @@ final class TailedFile {
     /// Head bytes are read from offset 0 (a file is only started undecided from its beginning).
     private func decideFingerprint(_ bytes: UnsafeBufferPointer<UInt8>, complete: Bool) {
         guard let fingerprint = Fingerprint.of(head: bytes, complete: complete) else { return }
-        start(SourceFile(path: followPath, fingerprint: fingerprint, source: sourceIndex), at: 0)
+        start(sourceFile(fingerprint), at: 0)
+    }
+
+    /// The identity this file's entries carry once its content is `fingerprint`.
+    private func sourceFile(_ fingerprint: Fingerprint) -> SourceFile {
+        SourceFile(path: followPath, fingerprint: fingerprint, source: sourceIndex, epoch: epoch(fingerprint))
     }
 
     private func start(_ file: SourceFile, at offset: Int64) {

@@ -51,7 +51,7 @@ extension Tailer {
         guard let head = try? Fingerprinter.head(of: source, into: buffer) else { return 0 }
         if head.count > 0 && head.fingerprint != fingerprint { return nil }
         let replayed = PrefixedSource(prefix: UnsafeRawBufferPointer(rebasing: buffer[..<head.count]), rest: source)
-        let backlog = try readBacklog(replayed, as: configuration.sourceFile(livePath, fingerprint: fingerprint), from: offset,
+        let backlog = try readBacklog(replayed, as: sourceFile(livePath, fingerprint: fingerprint), from: offset,
                                       holdingLastEntry: false)
         if backlog.bytesRead > 0 { events.report(.following(path: member, offset: offset)) }
         seen.read(fingerprint, under: livePath, to: offset + backlog.bytesRead)
@@ -68,7 +68,7 @@ extension Tailer {
         else { return }
         guard (try? Syscall.seek(fd, to: offset)) != nil else { return Syscall.close(fd) }
         let source = PlainFileReader(fd: fd, path: file.currentPath)
-        let backlog = try readBacklog(source, as: configuration.sourceFile(file.followPath, fingerprint: fingerprint), from: offset,
+        let backlog = try readBacklog(source, as: sourceFile(file.followPath, fingerprint: fingerprint), from: offset,
                                       startingAt: offset, holdingLastEntry: true)
         file.advance(to: backlog.resumeOffset, fingerprint: fingerprint)
     }

@@ -16,7 +16,7 @@ extension Tailer {
         if let size = Syscall.stat(member).map({ Int64($0.st_size) }), takesBlockPath(source.isCompressed ? size * 4 : size - offset) {
             return try catchUpThroughBlocks(member, source, from: offset, fingerprint: fingerprint, as: livePath)
         }
-        let file = configuration.sourceFile(livePath, fingerprint: fingerprint)
+        let file = sourceFile(livePath, fingerprint: fingerprint)
         var stream = pipeline.makeStream(for: file, startOffset: offset)
         let read = try readCopy(source, from: offset, fingerprint: fingerprint) { (bytes) throws(SinkError) in try stream.push(bytes, emit) }
         switch read.outcome {

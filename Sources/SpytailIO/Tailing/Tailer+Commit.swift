@@ -74,7 +74,9 @@ extension Tailer {
     /// to checkpoint: an empty live file, or one closed while disabled): a restart reads a copy never seen, and
     /// not one read.
     func savedPositions() -> SavedPositions {
-        SavedPositions(checkpoints: currentCheckpoints(), seen: seen.saved(for: seen.chainsNoted))
+        let checkpoints = currentCheckpoints(), known = seen.saved(for: seen.chainsNoted)
+        let named = Set(checkpoints.map(\.fingerprint)).union(known.values.joined().map(\.fingerprint))
+        return SavedPositions(checkpoints: checkpoints, seen: known, epochs: marks.saved(keeping: named))
     }
 
     /// What was seen under live paths whose folder is gone (a deleted pod), with nothing kept there, is
@@ -87,10 +89,13 @@ extension Tailer {
         }
     }
 
+    /// Every file's checkpoint, each with its content's earlier positions (`ContentMarks`).
     func currentCheckpoints() -> [Checkpoint] {
-        (files.all.compactMap { $0.checkpoint() } + positions.checkpoints).sorted {
+        var checkpoints = (files.all.compactMap { $0.checkpoint() } + positions.checkpoints).sorted {
             ($0.path, $0.offset) < ($1.path, $1.offset)
         }
+        for k in checkpoints.indices { marks.stamp(&checkpoints[k], now: uptime) }
+        return checkpoints
     }
 
     /// A deleted file's position stops counting once the file followed at its path has a checkpoint of its own

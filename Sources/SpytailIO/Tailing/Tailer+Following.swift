@@ -51,7 +51,8 @@ extension Tailer {
         do {
             let source = configuration.sourceIndex(ofLive: livePath)
             file = try TailedFile(path: path, followPath: livePath, offset: offset, fingerprint: fingerprint, source: source,
-                                  parser: configuration.parser(forSource: source), now: uptime)
+                                  parser: configuration.parser(forSource: source), now: uptime,
+                                  epoch: { [unowned self] in marks.epoch(of: $0) })
         } catch {
             // Gone between the look and the open (a rotation, a compressor removing the plain copy it gzipped).
             // Content named by its fingerprint moved with it: the caller looks again (a resume had taken that

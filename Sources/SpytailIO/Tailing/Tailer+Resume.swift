@@ -34,7 +34,7 @@ extension Tailer {
         let plan = resume.plan(members, size: { FileOpener.contentSize(chain[$0]) })
         onChainLooked?(path)
         for lost in plan.vanished {
-            try reportGap(GapReport(file: configuration.sourceFile(path, fingerprint: lost.fingerprint), offset: lost.offset, bytes: nil,
+            try reportGap(GapReport(file: sourceFile(path, fingerprint: lost.fingerprint), offset: lost.offset, bytes: nil,
                                     reason: .vanished))
         }
         if plan.startsFresh {
@@ -44,15 +44,14 @@ extension Tailer {
         for step in plan.steps {
             switch step {
             case .follow(let index, let offset, let saved):
-                // Same first line, but rewritten in place since (the bytes before the offset differ): the
-                // saved position means nothing there any more; read it whole and say so.
+                // Same first line, but the bytes before the offset differ: cut back (a power loss) and written
+                // on, or rewritten in place. Read on from the last position it still holds, in a new epoch.
                 if let saved {
                     switch Self.tail(of: path, against: saved) {
                     case .matches: break
                     case .moved: return false  // rotated since the look: the content is elsewhere now
                     case .rewritten:
-                        report(.rewrittenInPlace(path: path, offset: offset))
-                        try follow(path, from: 0, fingerprint: nil)
+                        guard try resumeCutBack(path, saved) else { return false }
                         continue
                     }
                 }
@@ -72,6 +71,28 @@ extension Tailer {
         }
         if plan.looksAtLiveFile { try reconcilePath(path) }
         return true
+    }
+
+    /// The live file `path` no longer holds the bytes before `saved`'s offset. A power loss keeps what the disk
+    /// had: the file was cut back behind the offset, and the app wrote new lines where the lost ones were, at
+    /// offsets, hence ids, already delivered. So it is read on from the newest earlier position it still holds
+    /// (`ContentMarks`' anchors: what was read before it is not read again; nil: the start), and in the content's
+    /// next epoch: its records take ids none went out with. Those between that position and the cut come again,
+    /// with new ids; the report says from where.
+    /// False when the file holds other content by the time it is opened (rotated since the look).
+    private func resumeCutBack(_ path: String, _ saved: Checkpoint) throws(SinkError) -> Bool {
+        let (anchor, isNew) = marks.readOn(afterCutOf: saved.fingerprint, behind: saved.offset, now: uptime) { Self.firstHeld($0, in: path) }
+        if isNew { report(.rewrittenInPlace(path: path, offset: saved.offset, readFrom: anchor?.offset ?? 0)) }
+        guard let anchor else { return try follow(path, from: 0, fingerprint: nil) }
+        return try follow(path, from: anchor.offset, fingerprint: saved.fingerprint)
+    }
+
+    /// The first of `anchors` whose bytes before it `path` still holds.
+    static func firstHeld(_ anchors: [Checkpoint.Anchor], in path: String) -> Checkpoint.Anchor? {
+        guard !anchors.isEmpty, let fd = try? Syscall.open(path, O_RDONLY) else { return nil }
+        defer { Syscall.close(fd) }
+        let size = (try? Syscall.fstat(fd)).map { Int64($0.st_size) } ?? 0
+        return anchors.first { $0.offset <= size && TailedFile.tailHash(fd: fd, before: $0.offset) == $0.tailHash }
     }
 
     /// The rotated chain of `path` (then the live file, if there) with each member's content.

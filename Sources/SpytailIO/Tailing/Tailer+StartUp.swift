@@ -11,6 +11,7 @@ extension Tailer {
         if let problem { report(.checkpointsUnusable(problem)) }
         let checkpoints = saved.checkpoints
         seen.restore(saved.seen)
+        marks.load(saved, now: uptime)
         rewatch()
         guard state != .disabled else {
             // Parked as they are, all of a path's: enabling resumes them as this start would have.

@@ -35,6 +35,8 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     var positions = KeptPositions()
     /// Contents seen under each live path in this run.
     var seen = SeenContents()
+    /// Per content: the epoch of its record ids and its earlier positions, saved with its checkpoints.
+    var marks = ContentMarks()
     /// The rotated copies of the chains as last looked at without an arrival event, and their fingerprints.
     var lookedAtCopies: [String: (stamp: FileStamp, fingerprint: Fingerprint?)] = [:]
     /// The config file as last loaded, to notice a change without inotify.
@@ -92,6 +94,11 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     var discovery: PathDiscovery { configuration.discovery }
     var settings: RunSettings { configuration.settings }
     var uptime: Duration { started.duration(to: clock.now) }
+
+    /// The identity entries of content `fingerprint` read under `livePath` carry (in the content's epoch).
+    func sourceFile(_ livePath: String, fingerprint: Fingerprint) -> SourceFile {
+        configuration.sourceFile(livePath, fingerprint: fingerprint, epoch: marks.epoch(of: fingerprint))
+    }
 
     // MARK: the loop
 

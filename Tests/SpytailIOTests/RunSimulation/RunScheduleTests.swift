@@ -317,4 +317,28 @@ struct RunScheduleTests {
                                            .write(writer: 1, lines: 3), .tick(milliseconds: 2500), .stop])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// Three lines read and checkpointed durably, the third not yet written back when the power goes: the file
+    /// keeps two, and the app writes the fourth where the third was. It took the third's id, which a destination
+    /// deduplicating by id would have dropped (seed 339, shrunk, once power losses cut the writers' files). The
+    /// restart finds the file cut back behind the checkpoint and reads on in a new epoch of ids.
+    @Test func aLineWrittenWhereAPowerLossCutOneAwayGetsAnIdOfItsOwn() {
+        let cut: (SimulatedHost.Mode, compress: Bool, delay: Bool) = (.copytruncate, compress: false, delay: false)
+        let schedule = RunScenario(modes: [cut, (.copytruncate, compress: true, delay: false), cut],
+                                   steps: [.write(writer: 1, lines: 2), .tick(milliseconds: 700), .write(writer: 1, lines: 1), .deliver(events: 3),
+                                           .setState(.recording), .powerLoss, .write(writer: 1, lines: 12)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    /// A start after a power loss that cut a file back finds its output disk full and is stopped: the stop's
+    /// durable save, with nothing noted yet in that run, wrote an empty set over the loaded checkpoints, so the next
+    /// start read every file from its start, in the old epoch, and a line written after the cut took a cut line's
+    /// id (seed 96, shrunk). The loaded set counts as the last save now.
+    @Test func aStopWhileTheOutputIsFullFromTheStartKeepsTheCheckpoints() {
+        let schedule = RunScenario(modes: [(.copytruncate, compress: false, delay: false), Self.plain, (.create, compress: true, delay: false)],
+                                   startsLate: true,
+                                   steps: [.write(writer: 1, lines: 18), .tick(milliseconds: 50), .write(writer: 1, lines: 1), .start, .powerLoss,
+                                           .outputDiskFull(bytes: 0), .write(writer: 1, lines: 17), .start, .stop])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import SpytailCore
 import SpytailIO
 import SpytailTestSupport
 
@@ -60,12 +61,19 @@ final class SimulatedHost {
         case deleted
         /// Written to the live file between copytruncate's copy and its truncate.
         case truncated
+        /// Written to a file but not yet written back to the disk when the power went.
+        case powerCut
     }
 
     /// Lines the scenario destroyed before anyone could be sure to have read them, and how.
     private(set) var destroyed: [Line: Loss] = [:]
     /// Lines each file holds now, by path relative to `root` (a copy holds its source's lines).
     private var lines: [String: [Line]] = [:]
+    /// Bytes of each file the disk holds for sure (written back from the page cache), by path: a power loss cuts
+    /// the files the writers append to back to it. Renames, truncates and logrotate's own copies count as on
+    /// the disk at once (the journal commits names and sizes; a copy is a whole new file the next write-back
+    /// covers, and modelling half-written copies would only test gzip's error path).
+    private var durable: [String: Int] = [:]
     /// Generation of each path's file (a new file or a truncate starts a new one).
     private var generation: [String: Int] = [:]
     private var generations = 0
@@ -130,7 +138,7 @@ final class SimulatedHost {
         for _ in 0..<count {
             let line = Line(writer: w, seq: writers[w].next)
             writers[w].next += 1
-            let text = Array("\(writers[w].name) seq=\(line.seq) \(String(repeating: "x", count: line.seq % 37))\n".utf8)
+            let text = text(of: line)
             _ = text.withUnsafeBytes { Glibc.write(writers[w].fd, $0.baseAddress, $0.count) }
             if let path = writers[w].path {
                 lines[path, default: []].append(line)
@@ -141,6 +149,71 @@ final class SimulatedHost {
             }
         }
     }
+
+    /// The bytes writer `line.writer` writes for `line`.
+    private func text(of line: Line) -> [UInt8] {
+        Array("\(writers[line.writer].name) seq=\(line.seq) \(String(repeating: "x", count: line.seq % 37))\n".utf8)
+    }
+
+    /// The kernel writes the page cache back: every file's bytes are on the disk now.
+    func writeBack() {
+        for path in lines.keys { durable[path] = size(path) }
+    }
+
+    /// A file a power loss cut back: the lines it lost, the bytes it kept, and the fingerprint of its content
+    /// (nil: it kept no whole first line, so what is written next is another content).
+    struct Cut {
+        var lines: [Line]
+        var keptBytes: Int
+        var fingerprint: Fingerprint?
+    }
+
+    /// The power went: each file a writer appends to loses what was not written back, whole lines (each line is
+    /// one write(2), and the size the journal kept is one some write left). The writers (their apps) start again
+    /// and open their live paths.
+    func powerCut() -> [Cut] {
+        var cuts: [Cut] = []
+        for w in writers.indices {
+            guard let path = writers[w].path, let held = lines[path] else { continue }
+            let keep = durable[path] ?? 0
+            guard size(path) > keep else { continue }
+            var kept = 0, keptBytes = 0
+            while kept < held.count, keptBytes + text(of: held[kept]).count <= keep {
+                keptBytes += text(of: held[kept]).count
+                kept += 1
+            }
+            truncate(abs(path), off_t(keptBytes))
+            durable[path] = keptBytes
+            for line in held[kept...] where destroyed[line] == nil { destroyed[line] = .powerCut }
+            let head = kept > 0 ? text(of: held[0]) : []
+            cuts.append(Cut(lines: Array(held[kept...]), keptBytes: keptBytes,
+                            fingerprint: head.withUnsafeBufferPointer { Fingerprint.of(head: $0, complete: false) }))
+            lines[path] = Array(held[..<kept])
+        }
+        for w in writers.indices {
+            writers[w].stale = true
+            reopen(w)
+        }
+        return cuts
+    }
+
+    /// Lines a power loss cut from a file beyond what any checkpoint on the disk had read of it: a record of
+    /// theirs may be out (a destination acknowledged it, an output synced it before the checkpoint that counts
+    /// it was), yet nothing tells a restart that the file was cut, and the line written next at the same offset
+    /// takes the same id. (Where a checkpoint had read past the cut, the restart reads on in a new epoch of ids.)
+    private(set) var cutUnknown = Set<Line>()
+
+    /// File generations a power loss cut back behind a durable checkpoint's offset: the restart reads on from an
+    /// earlier position in a new epoch of ids, so the lines between that position and the cut come again with
+    /// other ids.
+    private(set) var cutKnown = Set<Int>()
+
+    func cut(_ cut: Cut, knownToCheckpoints known: Bool) {
+        guard let line = cut.lines.first, let generation = generationOf[line] else { return }
+        if known { cutKnown.insert(generation) } else { cutUnknown.formUnion(cut.lines) }
+    }
+
+    private func size(_ path: String) -> Int { Syscall.stat(abs(path)).map { Int($0.st_size) } ?? 0 }
 
     /// The writer opens its live path again (a lazily reopening handler's next emit).
     func reopen(_ w: Int) {
@@ -208,6 +281,7 @@ final class SimulatedHost {
             for line in lines[live] ?? [] where !copied.contains(line) { destroyed[line] = .truncated }
             truncate(abs(live), 0)
             lines[live] = []
+            durable[live] = 0
             startGeneration(live)
             event(live, .modified)
             if writers[w].compress && !writers[w].delayCompress { gzip(copyName(of: w)) }
@@ -261,6 +335,7 @@ final class SimulatedHost {
         Glibc.rename(abs(from), abs(to))
         lines[to] = lines.removeValue(forKey: from)
         generation[to] = generation.removeValue(forKey: from)
+        durable[to] = durable.removeValue(forKey: from)
         for w in writers.indices where writers[w].path == from { writers[w].path = to }
         event(from, .entries)
         event(to, .arrived)
@@ -270,6 +345,7 @@ final class SimulatedHost {
         unlink(abs(path))
         for line in lines.removeValue(forKey: path) ?? [] where destroyed[line] == nil { destroyed[line] = .deleted }
         generation[path] = nil
+        durable[path] = nil
         for w in writers.indices where writers[w].path == path { writers[w].path = nil }
         event(path, .entries)
     }
@@ -277,6 +353,7 @@ final class SimulatedHost {
     private func createEmpty(_ path: String) {
         close(open(abs(path), O_WRONLY | O_CREAT | O_TRUNC, 0o644))
         lines[path] = []
+        durable[path] = 0
         startGeneration(path)
         event(path, .entries)
         event(path, .arrived)
@@ -304,6 +381,7 @@ final class SimulatedHost {
         _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
         if !bytes.isEmpty { event(path, .modified) }
         close(fd)
+        durable[path] = bytes.count
         event(path, .arrived)
     }
 

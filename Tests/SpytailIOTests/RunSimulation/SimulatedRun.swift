@@ -125,6 +125,7 @@ final class SimulatedRun {
             host.dropQueued()
             turn(with: [.watch(.overflow)])
         case .tick(let ms):
+            host.writeBack()  // the kernel's periodic write-back of the page cache
             guard tailer != nil else { return }
             clock.advance(by: .milliseconds(ms))
             turn(with: [])
@@ -301,7 +302,8 @@ final class SimulatedRun {
     }
 
     /// The power went: killed, the output file back to its length at its last sync, the checkpoints back to their
-    /// last durable save. The records the cut took are gone: their lines must be read again from the files.
+    /// last durable save, the writers' files back to their last write-back. The records the cut took are gone:
+    /// their lines must be read again from the files, unless the files lost them too.
     private func powerLoss() {
         guard tailer != nil else { return }
         crash()
@@ -309,6 +311,13 @@ final class SimulatedRun {
         checkpoints.loseUnsynced()
         savedAhead.forget()
         undeliveredDied(stalled: true)
+        let durable = checkpoints.saves.last?.checkpoints ?? []
+        for cut in host.powerCut() {
+            host.untell(cut.lines)
+            // The restart sees the cut only where a durable checkpoint of this content had read past it.
+            let read = durable.filter { $0.fingerprint == cut.fingerprint }.map(\.offset).max() ?? 0
+            host.cut(cut, knownToCheckpoints: read > Int64(cut.keptBytes))
+        }
     }
 
     /// The run waits inside a step (a copy's arrival, room in an output): a compressor may finish, inotify

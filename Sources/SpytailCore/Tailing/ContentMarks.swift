@@ -1,0 +1,57 @@
+/// What `run` keeps per content (by fingerprint) besides its offset, for a restart after a power loss: the
+/// trail of its earlier positions (`AnchorTrail`), saved with its checkpoints (`stamp`), and — for a content found
+/// cut back — the epoch of its record ids, saved beside them (`SavedPositions.epochs`). A resume that finds a
+/// content cut back starts its next epoch (`startEpoch`). Pure: time is passed in.
+public struct ContentMarks: Sendable {
+    private var trails: [Fingerprint: AnchorTrail] = [:]
+    private var epochs: [Fingerprint: Int] = [:]
+    /// Per content in a new epoch: the checkpoint offset found cut back that started it, and where reading went
+    /// on (a resume that looks at the chain again decides once).
+    private var cuts: [Fingerprint: (behind: Int64, from: Checkpoint.Anchor?)] = [:]
+
+    public init() {}
+
+    /// What a start finds saved: each content's trail (its newest checkpoint's) and epoch.
+    public mutating func load(_ saved: SavedPositions, now: Duration) {
+        epochs = saved.epochs
+        for checkpoint in saved.checkpoints.sorted(by: { $0.offset < $1.offset }) {
+            trails[checkpoint.fingerprint] = AnchorTrail(checkpoint.anchors, now: now)
+        }
+    }
+
+    /// The epoch the record ids of `fingerprint`'s content carry (0: never cut back).
+    public func epoch(of fingerprint: Fingerprint) -> Int { epochs[fingerprint] ?? 0 }
+
+    /// `checkpoint` about to be saved: its position noted on its content's trail, and the trail's anchors
+    /// written into it (those before its own offset).
+    public mutating func stamp(_ checkpoint: inout Checkpoint, now: Duration) {
+        var trail = trails[checkpoint.fingerprint] ?? AnchorTrail(now: now)
+        trail.note(Checkpoint.Anchor(offset: checkpoint.offset, tailHash: checkpoint.tailHash), at: now)
+        trails[checkpoint.fingerprint] = trail
+        checkpoint.anchors = trail.anchors.filter { $0.offset < checkpoint.offset }
+    }
+
+    /// The epochs to save beside the checkpoints: those of the contents in `kept`, which are all the marks keep
+    /// from now on (no checkpoint or seen list names the others any more).
+    public mutating func saved(keeping kept: Set<Fingerprint>) -> [Fingerprint: Int] {
+        trails = trails.filter { kept.contains($0.key) }
+        epochs = epochs.filter { kept.contains($0.key) }
+        cuts = cuts.filter { kept.contains($0.key) }
+        return epochs
+    }
+
+    /// A resume found `fingerprint`'s content without the bytes before its checkpoint's `offset` (a power loss
+    /// cut it back and the app wrote on). Decides where reading goes on: the first of the content's anchors
+    /// before `offset` that `holds` says the file still holds (nil: none, its start). What is read from there
+    /// carries the next epoch's ids. Decided once per cut (a resume that looks at the chain again gets the same
+    /// answer, `isNew` false), and from what was saved, so a crash before the next save decides the same again.
+    public mutating func readOn(afterCutOf fingerprint: Fingerprint, behind offset: Int64, now: Duration,
+                                holds: ([Checkpoint.Anchor]) -> Checkpoint.Anchor?) -> (from: Checkpoint.Anchor?, isNew: Bool) {
+        if let decided = cuts[fingerprint], decided.behind == offset { return (decided.from, false) }
+        let from = holds(trails[fingerprint]?.anchors.filter { $0.offset < offset } ?? [])
+        trails[fingerprint] = AnchorTrail(from.map { [$0] } ?? [], now: now)
+        epochs[fingerprint] = epoch(of: fingerprint) + 1
+        cuts[fingerprint] = (offset, from)
+        return (from, true)
+    }
+}
