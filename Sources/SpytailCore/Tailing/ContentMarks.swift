@@ -40,6 +40,14 @@ public struct ContentMarks: Sendable {
         return epochs
     }
 
+    /// Where reading of `fingerprint`'s content goes on after a cut behind `offset` that a resume already decided
+    /// (`readOn`): the same content met again under another name in the same resume (compressed between the look
+    /// and the open) is read on from there too. Nil: no such cut.
+    public func decidedReadOn(of fingerprint: Fingerprint, behind offset: Int64) -> Int64? {
+        guard let decided = cuts[fingerprint], decided.behind == offset else { return nil }
+        return decided.from?.offset ?? 0
+    }
+
     /// A resume found `fingerprint`'s content without the bytes before its checkpoint's `offset` (a power loss
     /// cut it back and the app wrote on). Decides where reading goes on: the first of the content's anchors
     /// before `offset` that `holds` says the file still holds (nil: none, its start). What is read from there

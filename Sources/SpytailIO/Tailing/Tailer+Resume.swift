@@ -57,13 +57,25 @@ extension Tailer {
                 }
                 guard try follow(path, from: offset, fingerprint: members[index].fingerprint) else { return false }
             case .drain(let index, let offset, let fingerprint):
+                // The checkpointed file itself (same inode), renamed since, and cut back behind the offset by a
+                // power loss before it was: read on as the live file would be.
+                if let saved = resume.checkpoints.last(where: { $0.fingerprint == fingerprint && $0.offset == offset }),
+                   let info = Syscall.stat(chain[index]), FileIdentity(info) == saved.identity, Self.tail(of: chain[index], against: saved) == .rewritten {
+                    let from = readOnAfterCut(chain[index], saved, as: path)
+                    guard try drain(chain[index], from: from, fingerprint: fingerprint, as: path) else { return false }
+                    resume.read(fingerprint)
+                    continue
+                }
                 // A copy shorter than the offset holds less than was read from its content elsewhere (the live
                 // file, past copytruncate's copy): nothing of it is read again.
                 let size = Syscall.stat(chain[index]).map { Int64($0.st_size) } ?? offset
-                guard try drain(chain[index], from: min(offset, size), fingerprint: fingerprint, as: path) else { return false }
+                let from = marks.decidedReadOn(of: fingerprint, behind: offset) ?? min(offset, size)
+                guard try drain(chain[index], from: from, fingerprint: fingerprint, as: path) else { return false }
                 resume.read(fingerprint)
-            case .catchUp(let index, let offset):
+            case .catchUp(let index, let saved):
                 let fingerprint = members[index].fingerprint
+                // The content found cut back in this resume, compressed since the look: read on as decided.
+                let offset = fingerprint.flatMap { marks.decidedReadOn(of: $0, behind: saved) } ?? saved
                 let newest = index == members.lastIndex { !$0.isLive }
                 guard try readRotated(chain[index], from: offset, fingerprint: fingerprint, as: path, newest: newest) != nil else { return false }
                 if let fingerprint { resume.read(fingerprint) }
@@ -81,10 +93,16 @@ extension Tailer {
     /// with new ids; the report says from where.
     /// False when the file holds other content by the time it is opened (rotated since the look).
     private func resumeCutBack(_ path: String, _ saved: Checkpoint) throws(SinkError) -> Bool {
-        let (anchor, isNew) = marks.readOn(afterCutOf: saved.fingerprint, behind: saved.offset, now: uptime) { Self.firstHeld($0, in: path) }
-        if isNew { report(.rewrittenInPlace(path: path, offset: saved.offset, readFrom: anchor?.offset ?? 0)) }
-        guard let anchor else { return try follow(path, from: 0, fingerprint: nil) }
-        return try follow(path, from: anchor.offset, fingerprint: saved.fingerprint)
+        let from = readOnAfterCut(path, saved, as: path)
+        return try follow(path, from: from, fingerprint: from > 0 ? saved.fingerprint : nil)
+    }
+
+    /// Where to read `file` (the content `saved` names, under `livePath`) on from, now that it no longer holds the
+    /// bytes before the saved offset: decided once per cut (`ContentMarks.readOn`), said once.
+    private func readOnAfterCut(_ file: String, _ saved: Checkpoint, as livePath: String) -> Int64 {
+        let (anchor, isNew) = marks.readOn(afterCutOf: saved.fingerprint, behind: saved.offset, now: uptime) { Self.firstHeld($0, in: file) }
+        if isNew { report(.rewrittenInPlace(path: file, offset: saved.offset, readFrom: anchor?.offset ?? 0)) }
+        return anchor?.offset ?? 0
     }
 
     /// The first of `anchors` whose bytes before it `path` still holds.

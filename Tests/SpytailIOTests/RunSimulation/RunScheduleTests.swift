@@ -341,4 +341,15 @@ struct RunScheduleTests {
                                            .outputDiskFull(bytes: 0), .write(writer: 1, lines: 17), .start, .stop])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// Six lines read and checkpointed durably, the sixth not written back when the power goes; logrotate renames
+    /// the cut-back file before the restart and its writer, not reopened yet, appends the seventh to it where the
+    /// sixth was. The restart drained the renamed file from the checkpoint's offset, past the seventh (seed 941,
+    /// shrunk). The checkpointed file itself, under any name, is checked against the checkpoint's bytes now.
+    @Test func aFileCutBackAndRenamedBeforeTheRestartIsReadOnFromAnEarlierPosition() {
+        let schedule = RunScenario(modes: [(.create, compress: true, delay: false), Self.plain, Self.plain], startsLate: true,
+                                   steps: [.write(writer: 1, lines: 5), .tick(milliseconds: 50), .write(writer: 1, lines: 1), .start, .powerLoss,
+                                           .rotate(writer: 1), .write(writer: 1, lines: 1)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }

@@ -63,6 +63,12 @@ final class SimulatedHost {
         case truncated
         /// Written to a file but not yet written back to the disk when the power went.
         case powerCut
+        /// Written after a power cut, where the lines cut away had been, to a file that a rotation later copied or
+        /// compressed: a restart from a checkpoint that had read past the cut (the first one, or one after another
+        /// power loss took the saves since) reads the copy from the checkpoint's offset. A known limit: only the
+        /// cut-back file itself, under any name, is checked against the checkpoint's bytes and read on from an
+        /// anchor, not a copy or a gzip of it. (A line the run was told of must still be delivered.)
+        case cutThenCopied
     }
 
     /// Lines the scenario destroyed before anyone could be sure to have read them, and how.
@@ -70,9 +76,9 @@ final class SimulatedHost {
     /// Lines each file holds now, by path relative to `root` (a copy holds its source's lines).
     private var lines: [String: [Line]] = [:]
     /// Bytes of each file the disk holds for sure (written back from the page cache), by path: a power loss cuts
-    /// the files the writers append to back to it. Renames, truncates and logrotate's own copies count as on
-    /// the disk at once (the journal commits names and sizes; a copy is a whole new file the next write-back
-    /// covers, and modelling half-written copies would only test gzip's error path).
+    /// the files the writers append to, and copytruncate's plain copies, back to it. Renames and truncates count
+    /// as on the disk at once (the journal commits names and sizes), and so do gzip copies (modelling half-written
+    /// ones would only test gzip's error path).
     private var durable: [String: Int] = [:]
     /// Generation of each path's file (a new file or a truncate starts a new one).
     private var generation: [String: Int] = [:]
@@ -141,6 +147,7 @@ final class SimulatedHost {
             let text = text(of: line)
             _ = text.withUnsafeBytes { Glibc.write(writers[w].fd, $0.baseAddress, $0.count) }
             if let path = writers[w].path {
+                if let generation = generation[path], writtenAfterCut[generation] != nil { writtenAfterCut[generation]!.append(line) }
                 lines[path, default: []].append(line)
                 generationOf[line] = generation[path]
                 event(path, .modified, line: line)
@@ -173,8 +180,10 @@ final class SimulatedHost {
     /// and open their live paths.
     func powerCut() -> [Cut] {
         var cuts: [Cut] = []
-        for w in writers.indices {
-            guard let path = writers[w].path, let held = lines[path] else { continue }
+        // The files the writers append to, and copytruncate's plain copies (written, not yet written back).
+        let cutPaths = Set(writers.compactMap(\.path) + lines.keys.filter { !$0.hasSuffix(".gz") && (durable[$0] ?? 0) < size($0) })
+        for path in cutPaths.sorted() {
+            guard let held = lines[path] else { continue }
             let keep = durable[path] ?? 0
             guard size(path) > keep else { continue }
             var kept = 0, keptBytes = 0
@@ -208,9 +217,19 @@ final class SimulatedHost {
     /// other ids.
     private(set) var cutKnown = Set<Int>()
 
+    /// Per file generation cut back by a power loss behind a durable checkpoint: the lines written to it since.
+    private var writtenAfterCut: [Int: [Line]] = [:]
+
+    /// A rotation copies or compresses `path`: lines written past a cut while the run was down are lost to it.
+    private func copiedAway(_ path: String) {
+        guard let generation = generation[path], let after = writtenAfterCut[generation] else { return }
+        for line in after where destroyed[line] == nil { destroyed[line] = .cutThenCopied }
+    }
+
     func cut(_ cut: Cut, knownToCheckpoints known: Bool) {
         guard let line = cut.lines.first, let generation = generationOf[line] else { return }
         if known { cutKnown.insert(generation) } else { cutUnknown.formUnion(cut.lines) }
+        if known { writtenAfterCut[generation] = [] }
     }
 
     private func size(_ path: String) -> Int { Syscall.stat(abs(path)).map { Int($0.st_size) } ?? 0 }
@@ -360,14 +379,17 @@ final class SimulatedHost {
     }
 
     private func copyFile(_ from: String, to: String) {
+        copiedAway(from)
         let bytes = FileBytes.read(abs(from)) ?? []
         writeWhole(to, bytes)
+        durable[to] = 0  // on the disk at the next write-back: a power loss before it takes the copy's bytes
         lines[to] = lines[from] ?? []
         generation[to] = generation[from]
     }
 
     /// gzip: `path.gz` written and closed, then `path` unlinked (lines written to it after this are lost).
     private func gzip(_ path: String) {
+        copiedAway(path)
         writeWhole(path + ".gz", Gzip.member(FileBytes.read(abs(path)) ?? []))
         lines[path + ".gz"] = lines[path] ?? []
         generation[path + ".gz"] = generation[path]
