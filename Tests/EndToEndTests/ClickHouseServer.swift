@@ -41,6 +41,7 @@ final class ClickHouseServer {
               <tcp_port>\(tcpPort)</tcp_port>
             \(https)
               <listen_host>127.0.0.1</listen_host>
+              <macros><spytail_folder>\(root)</spytail_folder></macros>
               <path>\(root)/data/</path>
               <tmp_path>\(root)/tmp/</tmp_path>
               <user_files_path>\(root)/user_files/</user_files_path>
@@ -90,6 +91,11 @@ final class ClickHouseServer {
         pid = try Self.daemon([Self.binary, "--config-file=\(directory.file("clickhouse/config.xml"))"], stderr: "/dev/null")
         guard pid > 0, Waiting.until(30, { (try? Harness.run("/usr/bin/curl", ["-sf", "--max-time", "1", "\(url)/ping"]))?.status == 0 }) else {
             throw ServerError.notAnswering(log: (try? String(contentsOfFile: directory.file("clickhouse/error.log"), encoding: .utf8)) ?? "")
+        }
+        // The server that answers is this one (the folder in its config's macros), not another's on the same port.
+        let folder = query("SELECT substitution FROM system.macros WHERE macro = 'spytail_folder' FORMAT TSV")
+        guard folder == directory.file("clickhouse") else {
+            throw ServerError.notAnswering(log: "another server answers on port \(httpPort) (its folder: \(folder ?? "not said"))")
         }
     }
 

@@ -9,11 +9,22 @@ import SpytailTestSupport
 struct PrometheusScrapeTests {
     static let prometheus = "/usr/bin/prometheus", promtool = "/usr/bin/promtool"
 
-    /// A loopback port nobody listens on now.
+    /// A loopback port nobody listens on now, and none handed to another test of this process before: the kernel
+    /// may give a port it just let go to the next bind, and two ClickHouse tests started side by side got the same
+    /// one (the second server could not listen, and both tests then talked to the first).
     static func freePort() throws -> Int {
-        let result = try Harness.run("/usr/bin/python3", ["-c", "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"])
-        return Int(result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        for _ in 0..<20 {
+            let result = try Harness.run("/usr/bin/python3", ["-c", "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"])
+            let port = Int(result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            handedOutLock.lock()
+            defer { handedOutLock.unlock() }
+            if port > 0, handedOut.insert(port).inserted { return port }
+        }
+        return 0
     }
+
+    nonisolated(unsafe) private static var handedOut = Set<Int>()
+    private static let handedOutLock = NSLock()
 
     @Test func prometheusScrapesTheRecordsTheOutputHolds() throws {
         #expect(FileManager.default.isExecutableFile(atPath: Self.prometheus) && FileManager.default.isExecutableFile(atPath: Self.promtool),
