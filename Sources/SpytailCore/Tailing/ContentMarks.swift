@@ -1,7 +1,7 @@
 /// What `run` keeps per content (by fingerprint) besides its offset, for a restart after a power loss: the
 /// trail of its earlier positions (`AnchorTrail`), saved with its checkpoints (`stamp`), and — for a content found
 /// cut back — the epoch of its record ids, saved beside them (`SavedPositions.epochs`). A resume that finds a
-/// content cut back starts its next epoch (`startEpoch`). Pure: time is passed in.
+/// content cut back reads on from an anchor in its next epoch (`readOn`). Pure: time is passed in.
 public struct ContentMarks: Sendable {
     private var trails: [Fingerprint: AnchorTrail] = [:]
     private var epochs: [Fingerprint: Int] = [:]

@@ -61,7 +61,7 @@ extension Tailer {
                 // power loss before it was: read on as the live file would be.
                 if let saved = resume.checkpoints.last(where: { $0.fingerprint == fingerprint && $0.offset == offset }),
                    let info = Syscall.stat(chain[index]), FileIdentity(info) == saved.identity, Self.tail(of: chain[index], against: saved) == .rewritten {
-                    let from = readOnAfterCut(chain[index], saved, as: path)
+                    let from = readOnAfterCut(chain[index], saved)
                     guard try drain(chain[index], from: from, fingerprint: fingerprint, as: path) else { return false }
                     resume.read(fingerprint)
                     continue
@@ -90,16 +90,16 @@ extension Tailer {
     /// offsets, hence ids, already delivered. So it is read on from the newest earlier position it still holds
     /// (`ContentMarks`' anchors: what was read before it is not read again; nil: the start), and in the content's
     /// next epoch: its records take ids none went out with. Those between that position and the cut come again,
-    /// with new ids; the report says from where.
-    /// False when the file holds other content by the time it is opened (rotated since the look).
+    /// with new ids; the report says from where. False when the file holds other content by the time it is opened
+    /// (rotated since the look).
     private func resumeCutBack(_ path: String, _ saved: Checkpoint) throws(SinkError) -> Bool {
-        let from = readOnAfterCut(path, saved, as: path)
+        let from = readOnAfterCut(path, saved)
         return try follow(path, from: from, fingerprint: from > 0 ? saved.fingerprint : nil)
     }
 
-    /// Where to read `file` (the content `saved` names, under `livePath`) on from, now that it no longer holds the
-    /// bytes before the saved offset: decided once per cut (`ContentMarks.readOn`), said once.
-    private func readOnAfterCut(_ file: String, _ saved: Checkpoint, as livePath: String) -> Int64 {
+    /// Where to read `file` (the content `saved` names) on from, now that it no longer holds the bytes before the
+    /// saved offset: decided once per cut (`ContentMarks.readOn`), said once.
+    private func readOnAfterCut(_ file: String, _ saved: Checkpoint) -> Int64 {
         let (anchor, isNew) = marks.readOn(afterCutOf: saved.fingerprint, behind: saved.offset, now: uptime) { Self.firstHeld($0, in: file) }
         if isNew { report(.rewrittenInPlace(path: file, offset: saved.offset, readFrom: anchor?.offset ?? 0)) }
         return anchor?.offset ?? 0
