@@ -40,7 +40,7 @@ public struct Fingerprint: Sendable, Hashable, CustomStringConvertible {
         return hash
     }
 
-    /// The fingerprint the record ids of this content carry in `epoch` (`Checkpoint.epoch`): itself in epoch 0,
+    /// The fingerprint the record ids of this content carry in `epoch` (`ContentMarks`, saved as `SavedPositions.epochs`): itself in epoch 0,
     /// so ids are what they always were; after a power loss cut the content back and it was written anew, a
     /// mix of both (SplitMix64's finaliser), so a line written where a cut-away one was gets another id.
     public func forIDs(epoch: Int) -> Fingerprint {

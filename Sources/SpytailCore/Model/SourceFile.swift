@@ -4,8 +4,7 @@
 public final class SourceFile: Sendable {
     public let path: String
     public let fingerprint: Fingerprint
-    /// The content's epoch (`Checkpoint.epoch`), and the fingerprint its record ids carry.
-    public let epoch: Int
+    /// The fingerprint its record ids carry: `fingerprint` in the content's epoch (`ContentMarks`).
     public let idFingerprint: Fingerprint
     /// `path` already escaped for a JSON string, without quotes.
     public let escapedPath: [UInt8]
@@ -18,7 +17,6 @@ public final class SourceFile: Sendable {
     public init(path: String, fingerprint: Fingerprint, source: Int = SourceFile.unnamed, epoch: Int = 0) {
         self.path = path
         self.fingerprint = fingerprint
-        self.epoch = epoch
         idFingerprint = fingerprint.forIDs(epoch: epoch)
         self.source = source
         let buffer = OutputBuffer(capacity: path.utf8.count * 2 + 8)

@@ -81,6 +81,11 @@ public struct ChainResume: Sendable {
     }
 
     public let checkpoints: [Checkpoint]
+
+    /// The checkpoint of content `fingerprint` at `offset` (the one a step reads from), if any.
+    public func saved(_ fingerprint: Fingerprint?, at offset: Int64) -> Checkpoint? {
+        checkpoints.last { $0.fingerprint == fingerprint && $0.offset == offset }
+    }
     /// The contents seen under the path, the checkpointed ones too (nil: not known; then nothing before the
     /// checkpointed member is read, and everything after it is).
     public let seen: Set<Fingerprint>?
@@ -139,8 +144,7 @@ public struct ChainResume: Sendable {
             }
             let offset = member.fingerprint.flatMap { offsets[$0] } ?? 0
             if member.isLive {
-                plan.steps.append(.follow(member: index, offset: offset,
-                                          saved: offset > 0 ? checkpoints.last { $0.fingerprint == member.fingerprint && $0.offset == offset } : nil))
+                plan.steps.append(.follow(member: index, offset: offset, saved: offset > 0 ? saved(member.fingerprint, at: offset) : nil))
             } else if let fp = member.fingerprint, offsets[fp] != nil, size(index)?.isPlain == true {
                 plan.steps.append(.drain(member: index, offset: offset, fingerprint: fp))
                 planned.insert(fp)

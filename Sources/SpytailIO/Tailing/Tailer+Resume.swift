@@ -59,7 +59,7 @@ extension Tailer {
             case .drain(let index, let offset, let fingerprint):
                 // The checkpointed file itself (same inode), renamed since, and cut back behind the offset by a
                 // power loss before it was: read on as the live file would be.
-                if let saved = resume.checkpoints.last(where: { $0.fingerprint == fingerprint && $0.offset == offset }),
+                if let saved = resume.saved(fingerprint, at: offset),
                    let info = Syscall.stat(chain[index]), FileIdentity(info) == saved.identity, Self.tail(of: chain[index], against: saved) == .rewritten {
                     let from = readOnAfterCut(chain[index], saved)
                     guard try drain(chain[index], from: from, fingerprint: fingerprint, as: path) else { return false }
