@@ -54,7 +54,7 @@ extension Tailer {
         } else if let info = Syscall.stat(copy) {
             // A gzip copy does not grow, but while the live file has no checkpoint (empty) this one says
             // the chain was read up to here.
-            positions.noteDeleted(Checkpoint(path: livePath, identity: FileIdentity(info), fingerprint: fingerprint,
+            tracked.noteGone(Checkpoint(path: livePath, identity: FileIdentity(info), fingerprint: fingerprint,
                                              offset: end, tailHash: 0), limit: settings.retiredLimit)
         }
     }
@@ -63,10 +63,10 @@ extension Tailer {
     private func keepRetired(_ path: String, at end: Int64, fingerprint: Fingerprint, as livePath: String) {
         guard let fd = try? Syscall.open(path, O_RDONLY) else { return }
         defer { Syscall.close(fd) }
-        guard let info = try? Syscall.fstat(fd), files[FileIdentity(info)] == nil else { return }
+        guard let info = try? Syscall.fstat(fd), tracked[FileIdentity(info)] == nil else { return }
         let checkpoint = Checkpoint(path: livePath, identity: FileIdentity(info), fingerprint: fingerprint, offset: end,
                                     tailHash: TailedFile.tailHash(fd: fd, before: end))
-        if let watch = positions.retire(checkpoint, at: path, watch: nil, limit: settings.retiredLimit)?.watch { watches.release(watch) }
+        if let watch = tracked.retire(checkpoint, at: path, watch: nil, limit: settings.retiredLimit)?.watch { watches.release(watch) }
         seen.remember(fingerprint, under: livePath, readTo: end)
     }
 

@@ -83,7 +83,7 @@ extension Tailer {
     /// forgotten: the checkpoint file does not grow with every container a node ever ran. (Looked at after a
     /// batch that told of a folder coming or going, and once at start for folders gone while stopped.)
     func forgetGoneFolders() {
-        let kept = Set(positions.checkpoints.map(\.path) + files.followedPaths)
+        let kept = Set(tracked.keptCheckpoints.map(\.path) + tracked.followedPaths)
         for path in seen.chainsNoted where !kept.contains(path) && Syscall.stat(Paths.parent(of: path)) == nil {
             seen.forget(path)
         }
@@ -91,7 +91,7 @@ extension Tailer {
 
     /// Every file's checkpoint, each with its content's earlier positions (`ContentMarks`).
     func currentCheckpoints() -> [Checkpoint] {
-        var checkpoints = (files.all.compactMap { $0.checkpoint() } + positions.checkpoints).sorted {
+        var checkpoints = tracked.checkpoints.sorted {
             ($0.path, $0.offset) < ($1.path, $1.offset)
         }
         for k in checkpoints.indices { marks.stamp(&checkpoints[k], now: uptime) }
@@ -102,7 +102,7 @@ extension Tailer {
     /// (it had none while empty): otherwise a restart would resume the old content and read every rotation
     /// since again.
     private func dropSupersededDeletedPositions() {
-        for path in Array(positions.deletedPaths) where files.file(followedAt: path)?.source != nil { positions.followed(path) }
+        for path in tracked.gonePaths where tracked.file(followedAt: path)?.source != nil { tracked.dropGone(at: path) }
     }
 
     func shutDown() throws(SinkError) {

@@ -36,14 +36,14 @@ extension Tailer {
         case .wakeUp:
             state = newState
             rewatch()
-            for (path, checkpoints) in positions.unparkAll() { try resume(path, from: checkpoints) }
+            for (path, checkpoints) in tracked.unparkAll() { try resume(path, from: checkpoints) }
             try reconcileEverything()
         case .flushPendingEntries:
-            for file in files.all { try file.flushPendingEntry(emit) }
+            for file in tracked.open { try file.flushPendingEntry(emit) }
         case .startSkipping:
-            for file in files.all { file.skippedFrom = file.resumeOffset }
+            for file in tracked.open { file.skippedFrom = file.resumeOffset }
         case .reportSkipped:
-            for file in files.all {
+            for file in tracked.open {
                 if let from = file.skippedFrom, let source = file.source, file.resumeOffset > from {
                     try reportGap(GapReport(file: source, offset: from, bytes: file.resumeOffset - from, reason: .idle))
                 }
@@ -51,12 +51,10 @@ extension Tailer {
             }
         case .sleep:
             state = newState
-            for file in files.all {
-                if let checkpoint = file.checkpoint() { positions.park(checkpoint, at: file.followPath) }
+            for file in tracked.parkEveryOpenFile() {
                 releaseDrainWatch(of: file)
                 file.close()
             }
-            files.removeAll()
             rewatch()
         }
     }
@@ -89,7 +87,7 @@ extension Tailer {
             return
         }
         // Files whose source or parser changed hand out what they assembled under the old rules.
-        for file in files.all {
+        for file in tracked.open {
             let index = made.sourceIndex(ofLive: file.followPath)
             try file.rebind(source: index, parser: made.parser(forSource: index), emit)
         }
@@ -104,10 +102,10 @@ extension Tailer {
         reportOpenFileLimit(previous: previous)
         attachTap()
         events.report(.configReloaded(path: newFile.path))
-        for file in files.all where file.lifecycle.isFollowed && !isLive(file.followPath) {
+        for file in tracked.open where file.lifecycle.isFollowed && !isLive(file.followPath) {
             try close(file, reason: "no longer matched by the config")
         }
-        positions.keep(where: isLive)
+        tracked.keep(where: isLive)
         rewatch()
         try enter(newFile.config.state)
         try reconcileEverything()

@@ -34,21 +34,21 @@ extension Tailer {
         let watch = file.drainWatch
         file.drainWatch = nil  // handed to the retired record
         file.close()
-        files.remove(file)
+        tracked.remove(file)
         events.report(.closed(path: file.currentPath, reason: "rotated away and quiet for \(settings.rotateWaitMilliseconds) ms; read again if it grows"))
         guard let checkpoint, Syscall.stat(file.currentPath).map({ FileIdentity($0) == file.identity }) == true else {
             if let watch { watches.release(watch) }
             return
         }
-        let forgotten = positions.retire(checkpoint, at: file.currentPath, watch: watch, limit: settings.retiredLimit)
+        let forgotten = tracked.retire(checkpoint, at: file.currentPath, watch: watch, limit: settings.retiredLimit)
         if let watch = forgotten?.watch { watches.release(watch) }
     }
 
     /// The live file followed at its path was deleted: keep where its content ended until a file is followed
-    /// there again (see `KeptPositions`).
+    /// there again (`TrackedFiles`' gone entries).
     func noteDeleted(_ file: TailedFile) {
         guard let checkpoint = file.checkpoint() else { return }
-        positions.noteDeleted(checkpoint, limit: settings.retiredLimit)
+        tracked.noteGone(checkpoint, limit: settings.retiredLimit)
     }
 
     /// A retired file seen again at `path`: grown → drained again from its offset; shorter → forgotten.
@@ -76,9 +76,9 @@ extension Tailer {
         case .notRead: return true
         case .contentMoved: return false
         }
-        guard files[file.identity] == nil else { return true }
+        guard tracked[file.identity] == nil else { return true }
         file.lifecycle = FileLifecycle(.draining, now: uptime)
-        files.addDrained(file)
+        if let replaced = tracked.addDrained(file)?.watch { watches.release(replaced) }
         locate(file)
         events.report(.following(path: path, offset: offset))
         try read(file)
@@ -86,14 +86,14 @@ extension Tailer {
     }
 
     func forget(_ identity: FileIdentity) {
-        if let watch = positions.forgetRetired(identity)?.watch { watches.release(watch) }
+        if let watch = tracked.forgetRetired(identity)?.watch { watches.release(watch) }
     }
 
     /// The retired files in `directory`, one stat each: one whose name no longer leads to it (deleted, moved
     /// where we cannot see) is let go; one still there is read again if it grew (its write events may have
     /// been folded into this look at the folder).
     func lookAtRetired(in directory: String) throws(SinkError) {
-        for old in positions.retired.values where Paths.parent(of: old.currentPath) == directory {
+        for old in tracked.retiredFiles where Paths.parent(of: old.currentPath) == directory {
             guard let info = Syscall.stat(old.currentPath), FileIdentity(info) == old.checkpoint.identity else {
                 letGo(old)
                 continue

@@ -18,15 +18,15 @@ extension Tailer {
         case .contentMoved: return false
         }
         unreadable.remove(path)
-        if let other = files[file.identity] {  // the same file under a second live name: read it once
-            files.alias(path, to: other.identity)
+        if let other = tracked[file.identity] {  // the same file under a second live name: read it once
+            tracked.alias(path, to: other.identity)
             return true
         }
         if state == .idle { file.skippedFrom = offset }
-        files.follow(file, at: path)
+        if let replaced = tracked.follow(file, at: path)?.watch { watches.release(replaced) }
         // Its checkpoint speaks for the path once it has one (`commit`); an empty file has none yet, so a deleted
         // predecessor's position stays till then (a restart resumes that content, not reads the chain as new).
-        if file.source != nil { positions.followed(path) }
+        if file.source != nil { tracked.dropGone(at: path) }
         // A symlink followed for the first time: the folder it points into is watched from now on.
         if isLink, !watches.isLinked(path) { rewatch() }
         events.report(.following(path: path, offset: offset))
@@ -89,7 +89,7 @@ extension Tailer {
         seen.remember(file.source?.fingerprint, under: file.followPath, readTo: file.checkpoint()?.offset)
         releaseDrainWatch(of: file)
         file.close()
-        files.remove(file)
+        tracked.remove(file)
         events.report(.closed(path: file.followPath, reason: reason))
     }
 
@@ -104,7 +104,7 @@ extension Tailer {
     /// then everything read again).
     func haveDescriptorsForOpening(_ path: String) throws(SinkError) -> Bool {
         if Syscall.canOpenDescriptors(Self.descriptorsForOpening) { return true }
-        if !files.all.isEmpty { try makeRoom(limit: files.all.count) }
+        if tracked.openCount > 0 { try makeRoom(limit: tracked.openCount) }
         if Syscall.canOpenDescriptors(Self.descriptorsForOpening) { return true }
         warnOnce(path, "cannot open: no descriptor free (the process's open-file limit, RLIMIT_NOFILE, is reached); its position is kept and it is read at its next change once one is free")
         return false
@@ -113,24 +113,19 @@ extension Tailer {
     /// Keeps open descriptors under `limit` (`tail.maxOpenFiles` as it fits), releasing what `DescriptorBudget` picks.
     func makeRoom(limit: Int? = nil) throws(SinkError) {
         let limit = limit ?? settings.maxOpenFiles
-        let open = files.all.map {
+        let open = tracked.open.map {
             DescriptorBudget.OpenFile(key: $0.identity, isFollowed: $0.lifecycle.isFollowed, lastGrowth: $0.lifecycle.lastGrowth)
         }
         for release in DescriptorBudget.releases(open, limit: limit) {
             switch release {
             case .drainAndClose(let identity):
-                guard let file = files[identity] else { continue }
+                guard let file = tracked[identity] else { continue }
                 try read(file)
                 try close(file, reason: "drained and closed to stay under \(limit) open files")
             case .park(let identity):
-                guard let file = files[identity] else { continue }
-                // Parked at its resume offset: a held line or pending entry is read again on reopening, not
-                // emitted now. A file with nothing delivered yet simply starts again from 0.
-                if let checkpoint = file.checkpoint() { positions.park(checkpoint, at: file.followPath) }
-                file.lifecycle.park()
+                guard let file = tracked[identity] else { continue }
+                tracked.park(file)  // at its resume offset (see `TrackedFiles.park`)
                 file.close()
-                files.remove(file)
-                files.unfollow(file.followPath)
                 events.report(.closed(path: file.followPath, reason: "parked to stay under \(limit) open files"))
             }
         }

@@ -9,21 +9,21 @@ extension Tailer {
     /// looks at everything, `StateChange`'s `wakeUp`).
     func reconcileEverything() throws(SinkError) {
         guard state != .disabled else { return }
-        for file in files.all where files[file.identity] != nil { try reconcile(file) }
+        for file in tracked.open where tracked[file.identity] != nil { try reconcile(file) }
         for source in configuration.sources {
             for path in discovery.liveFiles(for: source) { try reconcilePath(path) }
         }
         // Retired files may have grown meanwhile (their events lost, or dropped while disabled).
-        for old in positions.retired.values.sorted(by: { $0.order < $1.order }) { try reconcilePath(old.currentPath) }
+        for old in tracked.retiredFiles { try reconcilePath(old.currentPath) }
         try catchUpUnseenRotations()
     }
 
     /// Something in `directory` was created, deleted or moved: look at every file of ours there and
     /// every live file it holds.
     func reconcileDirectory(_ directory: String) throws(SinkError) {
-        for file in files.all
+        for file in tracked.open
         where Paths.parent(of: file.followPath) == directory || Paths.parent(of: file.currentPath) == directory {
-            if files[file.identity] != nil { try reconcile(file) }
+            if tracked[file.identity] != nil { try reconcile(file) }
         }
         try lookAtRetired(in: directory)
         // Live symlinks pointing here: their file may have been rotated, or the link points elsewhere now.
@@ -34,17 +34,17 @@ extension Tailer {
         let names = Set(listed)
         for name in names {
             let path = Paths.join(directory, name)
-            if isLive(path) || positions.parked[path] != nil { try reconcilePath(path) }
+            if isLive(path) || tracked.parked(at: path) != nil { try reconcilePath(path) }
         }
         // Parked files that were deleted meanwhile are forgotten (nothing of them is left to read).
-        for path in positions.parked.keys where Paths.parent(of: path) == directory && !names.contains(Paths.baseName(of: path)) {
-            _ = positions.unpark(path)
+        for path in Array(tracked.parkedPaths) where Paths.parent(of: path) == directory && !names.contains(Paths.baseName(of: path)) {
+            _ = tracked.unpark(path)
         }
     }
 
     /// `path` changed: the file there now, and the file we followed there before, get a look.
     func reconcilePath(_ path: String) throws(SinkError) {
-        if let file = files.file(followedAt: path) { try reconcile(file) }
+        if let file = tracked.file(followedAt: path) { try reconcile(file) }
         guard let info = Syscall.stat(path) else {
             let error = Errno.current
             if error.rawValue != ENOENT && isLive(path) { warnOnce(path, "cannot open: \(error)") }
@@ -55,31 +55,31 @@ extension Tailer {
             return
         }
         let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
-        if let file = files[identity] {
-            if files.identity(followedAt: path) != identity { try reconcile(file) }  // a drained file under its rotated name
+        if let file = tracked[identity] {
+            if tracked.identity(followedAt: path) != identity { try reconcile(file) }  // a drained file under its rotated name
             return
         }
-        if let old = positions.retired[identity], try reconcileRetired(old, at: path, size: Int64(info.st_size)) { return }
+        if let old = tracked.retired(identity), try reconcileRetired(old, at: path, size: Int64(info.st_size)) { return }
         guard isLive(path) else {
             // A rotated copy that grows under a writer that has not reopened, with content never seen: read
             // as its arrival would be (then kept, and read again as it grows).
             try catchUpUnseenRotation(path)
             return
         }
-        guard files.identity(followedAt: path) == nil else { return }
+        guard tracked.identity(followedAt: path) == nil else { return }
         if let source = configuration.source(ofLive: path),
            let target = discovery.escapingTarget(path, of: source) {
             warnOnce(path, "a symlink to \(target), outside the source's folder; not read (set \"followSymlinks\": true to allow)")
             return
         }
-        if let parked = positions.parked[path] {
+        if let parked = tracked.parked(at: path) {
             // Still the same file with nothing new (and nothing else parked there left to read): stay parked, no
             // descriptor spent on it.
             let unchanged = parked.contains { $0.identity == identity }
                 && parked.allSatisfy { $0.drained || ($0.identity == identity && Int64(info.st_size) == $0.offset) }
             if unchanged { return }
             guard try haveDescriptorsForOpening(path) else { return }
-            try resume(path, from: positions.unpark(path))
+            try resume(path, from: tracked.unpark(path))
         } else {
             guard try haveDescriptorsForOpening(path) else { return }
             try catchUpCopiesOfNewFile(path)
@@ -110,7 +110,7 @@ extension Tailer {
             try recoverTruncation(file)
         case .rotatedAway(let followNewFile):
             try read(file)
-            files.unfollow(file.followPath)
+            tracked.unfollow(file.followPath)
             locate(file)
             events.report(.rotated(path: file.followPath))
             if followNewFile { try reconcilePath(file.followPath) }

@@ -15,7 +15,7 @@ extension Tailer {
         rewatch()
         guard state != .disabled else {
             // Parked as they are, all of a path's: enabling resumes them as this start would have.
-            for checkpoint in checkpoints { positions.park(checkpoint, at: checkpoint.path) }
+            for checkpoint in checkpoints { tracked.park(checkpoint) }
             return
         }
         for (path, group) in Dictionary(grouping: checkpoints, by: \.path).sorted(by: { $0.key < $1.key }) {
@@ -23,7 +23,7 @@ extension Tailer {
         }
         let listings = FolderListings()  // the skipped histories' folders, listed once for all their live files
         for source in configuration.sources {
-            for path in discovery.liveFiles(for: source) where files.identity(followedAt: path) == nil {
+            for path in discovery.liveFiles(for: source) where tracked.identity(followedAt: path) == nil {
                 guard Syscall.stat(path) != nil else { continue }
                 let known = checkpoints.contains { $0.path == path }
                 if !known && saved.seen[path] != nil {

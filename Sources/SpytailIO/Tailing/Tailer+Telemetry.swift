@@ -56,7 +56,7 @@ extension Tailer {
         telemetry.recent.nudge()  // viewers look at the state and keep their connection alive
         let totals = tallies.adding(pipeline.statistics, vocabulary: configFile.compiled.rules.vocabulary)
         let rows = fileRows()
-        let (state, watches, open) = (self.state, watches.wanted.count, files.count)
+        let (state, watches, open) = (self.state, watches.wanted.count, tracked.openCount)
         let outputNames = configuration.outputs.map { $0.writer.name }
         let acknowledged = configuration.outputs.map { $0.delivery.map { (taken: $0.ledger.taken, acknowledged: $0.ledger.acknowledged) } }
         let saved = checkpointer.lastSavedAt.map { RunTelemetry.monotonicSeconds() - (now - $0).seconds }
@@ -80,28 +80,27 @@ extension Tailer {
         }
     }
 
+    /// The open files and the parked ones (retired and gone positions are not shown).
     func fileRows() -> [RunSnapshot.FileRow] {
         var rows: [RunSnapshot.FileRow] = []
-        for file in files.all {
-            let size = (try? Syscall.fstat(file.descriptor)).map { Int64($0.st_size) } ?? file.resumeOffset
-            let status: String
-            switch file.lifecycle.state {
-            case .following: status = "following"
-            case .draining: status = "draining"
-            case .retired: status = "retired"
-            case .parked: status = "parked"
-            case .closed: status = "closed"
-            }
-            rows.append(.init(path: file.lifecycle.isFollowed ? file.followPath : "\(file.followPath) (rotated)",
-                              offset: file.resumeOffset, size: size, status: status))
-        }
-        for (path, parked) in positions.parked {
-            let live = Syscall.stat(path)
-            for checkpoint in parked {
+        var lives: [String: stat?] = [:]
+        for entry in tracked.all {
+            switch entry {
+            case .open(let file):
+                let size = (try? Syscall.fstat(file.descriptor)).map { Int64($0.st_size) } ?? file.resumeOffset
+                let following = entry.state == .following
+                rows.append(.init(path: following ? file.followPath : "\(file.followPath) (rotated)",
+                                  offset: file.resumeOffset, size: size, status: following ? "following" : "draining"))
+            case .parked(let checkpoint):
+                let path = checkpoint.path
+                if lives[path] == nil { lives[path] = .some(Syscall.stat(path)) }
+                let live = lives[path]!
                 // A rotated copy parked under the path (disabled while it was drained): its size is not looked up.
                 let isLiveFile = live.map { FileIdentity($0) == checkpoint.identity } ?? false
                 rows.append(.init(path: isLiveFile ? path : "\(path) (rotated)", offset: checkpoint.offset,
                                   size: isLiveFile ? live.map { Int64($0.st_size) } ?? 0 : checkpoint.offset, status: "parked"))
+            case .retired, .gone:
+                break
             }
         }
         return rows.sorted { $0.path < $1.path }

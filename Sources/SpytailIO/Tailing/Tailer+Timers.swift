@@ -5,7 +5,7 @@ import SpytailCore
 extension Tailer {
     /// Time until the next timer is due (nil: none).
     func nextTimeout() -> Duration? {
-        var deadlines = files.all.compactMap { $0.lifecycle.nextDeadline(settings: settings(for: $0), hasPendingEntry: $0.hasPendingEntry) }
+        var deadlines = tracked.open.compactMap { $0.lifecycle.nextDeadline(settings: settings(for: $0), hasPendingEntry: $0.hasPendingEntry) }
         if let sync = checkpointer.nextSync(settings: settings) { deadlines.append(sync) }
         if let retry = condition.nextDeadline(settings: settings) { deadlines.append(retry) }
         if let poll = watches.nextPoll(every: settings.pollInterval) { deadlines.append(poll) }
@@ -28,7 +28,7 @@ extension Tailer {
         }
         guard !pipeline.isStalled else { return }
         let now = uptime
-        for file in files.all {
+        for file in tracked.open {
             switch file.lifecycle.timer(now: now, settings: settings(for: file), hasPendingEntry: file.hasPendingEntry) {
             case .nothing: break
             case .flushPendingEntry:

@@ -26,8 +26,8 @@ extension Tailer {
     /// holds past where reading stopped is read now.
     private func catchUpLonger(_ copy: String, under live: String, fingerprint: Fingerprint? = nil) throws(SinkError) {
         guard state != .disabled, !pipeline.isStalled, let fingerprint = fingerprint ?? Fingerprinter.ofFile(copy),
-              !files.all.contains(where: { $0.followPath == live && $0.source?.fingerprint == fingerprint }) else { return }
-        if let old = positions.retired(holding: fingerprint, under: live) {
+              !tracked.open.contains(where: { $0.followPath == live && $0.source?.fingerprint == fingerprint }) else { return }
+        if let old = tracked.retired(holding: fingerprint, under: live) {
             // Still where it was retired: its growth is read there. Gone (renamed, gzipped): this copy holds it.
             guard Syscall.stat(old.currentPath).map({ FileIdentity($0) }) != old.checkpoint.identity else { return }
             letGo(old)
@@ -85,7 +85,7 @@ extension Tailer {
         // Nothing can be read behind a full output: the look waits for the end of the pause (which looks again).
         guard !pipeline.isStalled else { return }
         // Only chains with a seen copy count here, so only the folders of live paths seen in this run.
-        let parents = Set((Array(seen.paths) + Array(seen.chainsNoted) + files.followedPaths + Array(positions.parked.keys))
+        let parents = Set((Array(seen.paths) + Array(seen.chainsNoted) + tracked.followedPaths + Array(tracked.parkedPaths))
             .map(Paths.parent))
         let owners = copyOwners
         var looked: [String: (stamp: FileStamp, fingerprint: Fingerprint?)] = [:]
@@ -126,7 +126,7 @@ extension Tailer {
 
     /// Who owns a rotated copy, as the config and the files followed now say.
     var copyOwners: CopyOwners {
-        CopyOwners(discovery: discovery, sources: configuration.sources, followed: { files.followedPaths })
+        CopyOwners(discovery: discovery, sources: configuration.sources, followed: { tracked.followedPaths })
     }
 
     /// Whether content with `fingerprint` was seen under `live`: remembered, or open now. A file opened empty has
@@ -134,9 +134,9 @@ extension Tailer {
     /// file itself (a rotated copy of it arriving before it was read would otherwise be read twice).
     func hasSeen(_ fingerprint: Fingerprint, under live: String) -> Bool {
         if seen.contains(fingerprint, under: live) { return true }
-        return files.all.contains { file in
+        return tracked.open.contains { file in
             guard file.followPath == live else { return false }
             return (file.source?.fingerprint ?? Fingerprinter.ofDescriptor(file.descriptor, complete: true)?.fingerprint) == fingerprint
-        } || positions.retiredHolds(fingerprint, under: live)
+        } || tracked.retired(holding: fingerprint, under: live) != nil
     }
 }

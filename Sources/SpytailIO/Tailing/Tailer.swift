@@ -29,10 +29,8 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     var state: SpyState
     var condition = RunCondition()
 
-    /// Open files by identity, and which one each live path follows.
-    var files = OpenFiles()
-    /// Positions of the files without a descriptor: parked, retired, deleted live files.
-    var positions = KeptPositions()
+    /// Every file tracked, open or not, each in its state (following, draining, parked, retired, gone).
+    var tracked = TrackedFiles()
     /// Contents seen under each live path in this run.
     var seen = SeenContents()
     /// Per content: the epoch of its record ids and its earlier positions, saved with its checkpoints.

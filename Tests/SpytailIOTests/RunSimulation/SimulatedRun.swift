@@ -370,8 +370,8 @@ final class SimulatedRun {
 
     /// Invariants after every turn.
     private func check(_ run: Tailer<ManualClock>) {
-        if run.files.count > run.settings.maxOpenFiles {
-            problems.append("step \(stepIndex): \(run.files.count) files open, more than maxOpenFiles \(run.settings.maxOpenFiles)")
+        if run.tracked.openCount > run.settings.maxOpenFiles {
+            problems.append("step \(stepIndex): \(run.tracked.openCount) files open, more than maxOpenFiles \(run.settings.maxOpenFiles)")
         }
     }
 }
