@@ -81,4 +81,33 @@ struct PowerCutMarksTests {
         #expect(kept == [fingerprint: 2] && dropped == [:])
         #expect(marks.epoch(of: fingerprint) == 0)
     }
+
+    /// Whether a member holding a checkpointed content was cut back and written on, from the tail hashes of its
+    /// bytes: the checkpoint at 900 (hash 900·31), earlier positions at 600 and 300.
+    @Test func aMemberIsCutBackWhenTheBytesBeforeThePositionsItHoldsDiffer() {
+        var checkpoint = Checkpoint(path: "/l/a.log", identity: FileIdentity(device: 1, inode: 9), fingerprint: Fingerprint(value: 7),
+                                    offset: 900, tailHash: 900 &* 31)
+        checkpoint.anchors = [Self.anchor(600), Self.anchor(300)]
+        var marks = ContentMarks()
+        marks.load(SavedPositions(checkpoints: [checkpoint]), now: .zero)
+        let intact: (Int64) -> UInt64? = { UInt64($0) &* 31 }
+        let rewrittenFrom: (Int64) -> (Int64) -> UInt64? = { cut in { $0 <= cut ? UInt64($0) &* 31 : 1 } }
+        func cut(size: Int64, sameFile: Bool = false, originalHolds: Bool = false, _ hash: (Int64) -> UInt64?) -> Bool {
+            marks.wasCutBack(checkpoint, size: size, sameFile: sameFile, originalHolds: originalHolds, hash: hash)
+        }
+        // Holding the offset: the bytes before it decide.
+        #expect(!cut(size: 900, intact) && !cut(size: 5000, intact))
+        #expect(cut(size: 5000, rewrittenFrom(700)) && cut(size: 5000, sameFile: true, rewrittenFrom(700)))
+        // Shorter: the checkpointed file itself was cut; a copy only when a position it holds shows other bytes.
+        #expect(cut(size: 800, sameFile: true, intact))
+        #expect(!cut(size: 800, intact), "copytruncate's copy taken before the last lines read")
+        #expect(cut(size: 800, rewrittenFrom(400)), "the bytes before 600 differ")
+        #expect(!cut(size: 500, rewrittenFrom(400)), "the only position it holds (300) is intact: nothing tells")
+        // A copy of a file that itself still holds the bytes read was not cut; a position never hashed tells nothing.
+        #expect(!cut(size: 5000, originalHolds: true, rewrittenFrom(700)))
+        var unhashed = checkpoint
+        unhashed.tailHash = Checkpoint.unknownTail
+        #expect(!marks.wasCutBack(unhashed, size: 5000, sameFile: false, hash: rewrittenFrom(700)))
+        #expect(!marks.wasCutBack(unhashed, size: 100, sameFile: true, hash: intact))
+    }
 }

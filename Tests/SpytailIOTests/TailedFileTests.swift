@@ -59,4 +59,39 @@ struct TailedFileTests {
         dir.write("app.log", "another first\n" + String(repeating: "x", count: 40) + "\n")
         #expect(try Self.read(file).result.headChanged)
     }
+
+    /// The tail hash of `text`'s bytes before `offset`.
+    static func tailHash(of text: String, before offset: Int) -> UInt64 {
+        Array(text.utf8)[max(0, offset - Checkpoint.tailLength)..<offset].withUnsafeBufferPointer { Fingerprint.fnv1a($0) }
+    }
+
+    /// A checkpoint saves the hash of the bytes read, even when the file was truncated and refilled since
+    /// (copytruncate) and nothing has looked yet. It hashed what pread found at save time: the new content's
+    /// bytes under the old content's fingerprint, so a copy of the old content checked against it later looked
+    /// rewritten (the simulator: copies read again under new ids in 109 of seeds 1…4000).
+    @Test func aCheckpointHashesTheBytesAsTheyWereRead() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let old = "old first line\nold second line\n"
+        let log = dir.write("app.log", old)
+        let file = try TailedFile(path: log, followPath: log, offset: 0, fingerprint: nil, parser: LineParser(name: "parse", format: .text, timestampFormat: .iso8601), now: .zero)
+        #expect(try Self.read(file).messages.count == 2)
+        dir.write("app.log", String(repeating: "new content, longer than the old one\n", count: 4))  // truncated, refilled
+        let checkpoint = try #require(file.checkpoint())
+        #expect(checkpoint.offset == Int64(old.utf8.count))
+        #expect(checkpoint.tailHash == Self.tailHash(of: old, before: old.utf8.count))
+    }
+
+    /// Resumed at a checkpoint's offset and truncated before anything more was read: the hash taken when it was
+    /// opened is saved, not one of bytes the file no longer holds.
+    @Test func aResumedFileKeepsTheHashTakenWhenItWasOpened() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let old = "first line\nsecond\n"
+        let log = dir.write("app.log", old)
+        let fingerprint = try #require(Fingerprinter.ofFile(log))
+        let file = try TailedFile(path: log, followPath: log, offset: 11, fingerprint: fingerprint, parser: LineParser(name: "parse", format: .text, timestampFormat: .iso8601), now: .zero)
+        dir.write("app.log", "")
+        #expect(file.checkpoint()?.tailHash == Self.tailHash(of: old, before: 11))
+    }
 }

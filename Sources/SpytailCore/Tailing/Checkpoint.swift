@@ -19,6 +19,9 @@ public struct Checkpoint: Sendable, Equatable {
     public var anchors: [Anchor] = []
 
     public static let tailLength = 256
+    /// The `tailHash` of a position whose bytes before it were not hashed (the newest gzip copy of a chain read
+    /// whole through the block path): nothing is checked against it.
+    public static let unknownTail: UInt64 = 0
 
     /// An earlier position: an offset where an entry started, and the hash of the bytes before it.
     public struct Anchor: Sendable, Equatable {

@@ -34,6 +34,10 @@ final class TailedFile {
     var skippedFrom: Int64?
     /// The epoch of a content's record ids (`ContentMarks`), asked when the content is known.
     private let epoch: (Fingerprint) -> Int
+    /// The hash of the bytes before a resume offset, taken from the chunk that held them as it was read: what a
+    /// checkpoint saves of them (`tailHash`) is this content's bytes even when the file was truncated and
+    /// refilled since (copytruncate) and the tailer has not looked yet.
+    private var tail: (offset: Int64, hash: UInt64)?
 
     /// Opens `path` for reading from `offset` (with the content's fingerprint when already known).
     init(path: String, followPath: String, offset: Int64, fingerprint: Fingerprint?, source: Int = SourceFile.unnamed,
@@ -55,7 +59,11 @@ final class TailedFile {
             close()
             throw ReadError(path: path, cause: .read(error))
         }
-        if let fingerprint { start(sourceFile(fingerprint), at: offset) }
+        if let fingerprint {
+            start(sourceFile(fingerprint), at: offset)
+            // Resumed: the bytes before the offset are hashed now, while the file surely holds them.
+            if offset > 0 { tail = verifiedTailHash(before: offset).map { (offset, $0) } }
+        }
     }
 
     deinit { close() }
@@ -114,7 +122,9 @@ final class TailedFile {
             }
             result.bytes += Int64(n)
             offset += Int64(n)
-            try consume(UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n), emit)
+            let chunk = UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
+            try consume(chunk, emit)
+            noteTail(chunk)
         }
         lifecycle.read(result.bytes, at: now)
         return result
@@ -187,6 +197,7 @@ final class TailedFile {
         try? Syscall.seek(fd, to: newOffset)  // a regular file open for reading
         offset = newOffset
         head = []
+        tail = nil
         start(sourceFile(fingerprint), at: newOffset)
     }
 
@@ -197,6 +208,7 @@ final class TailedFile {
         stream = nil
         source = nil
         head = []
+        tail = nil
     }
 
     /// The checkpoint for this file, if anything of it was identified.
@@ -204,7 +216,34 @@ final class TailedFile {
         guard let source else { return nil }
         let resume = resumeOffset
         return Checkpoint(path: followPath, identity: identity, fingerprint: source.fingerprint, offset: resume,
-                          tailHash: Self.tailHash(fd: fd, before: resume))
+                          tailHash: tailHash(before: resume))
+    }
+
+    /// The hash of the bytes before `resume`: as they were read, or else (the offset moved without a read: a
+    /// pending entry handed out, a backlog read elsewhere) read again with pread. `Checkpoint.unknownTail` when
+    /// the file no longer holds them (truncated since, perhaps refilled: those bytes are not this content's).
+    private func tailHash(before resume: Int64) -> UInt64 {
+        if let tail, tail.offset == resume { return tail.hash }
+        guard let hash = verifiedTailHash(before: resume) else { return Checkpoint.unknownTail }
+        tail = (resume, hash)
+        return hash
+    }
+
+    /// The hash of the bytes before `resume` read with pread, when the file still holds that much and, after the
+    /// read, still starts with its first line.
+    private func verifiedTailHash(before resume: Int64) -> UInt64? {
+        guard let info = try? Syscall.fstat(fd), Int64(info.st_size) >= resume else { return nil }
+        let hash = Self.tailHash(fd: fd, before: resume)
+        return headStillMatches() ? hash : nil
+    }
+
+    /// Keeps the hash of the bytes before the resume offset when `chunk`, the bytes just read up to `offset`, holds them.
+    private func noteTail(_ chunk: UnsafeBufferPointer<UInt8>) {
+        let resume = resumeOffset, start = offset - Int64(chunk.count)
+        let length = min(Int64(Checkpoint.tailLength), resume)
+        guard tail?.offset != resume, resume - length >= start, resume <= offset else { return }
+        let from = Int(resume - length - start)
+        tail = (resume, Fingerprint.fnv1a(UnsafeBufferPointer(rebasing: chunk[from..<(from + Int(length))])))
     }
 
     /// FNV-1a of the bytes just before `offset` (read with pread: the read position stays).

@@ -55,7 +55,7 @@ extension Tailer {
             // A gzip copy does not grow, but while the live file has no checkpoint (empty) this one says
             // the chain was read up to here.
             tracked.noteGone(Checkpoint(path: livePath, identity: FileIdentity(info), fingerprint: fingerprint,
-                                             offset: end, tailHash: 0), limit: settings.retiredLimit)
+                                             offset: end, tailHash: Checkpoint.unknownTail), limit: settings.retiredLimit)
         }
     }
 

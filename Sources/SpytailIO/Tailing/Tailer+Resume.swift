@@ -57,11 +57,9 @@ extension Tailer {
                 }
                 guard try follow(path, from: offset, fingerprint: members[index].fingerprint) else { return false }
             case .drain(let index, let offset, let fingerprint):
-                // The checkpointed file itself (same inode), renamed since, and cut back behind the offset by a
-                // power loss before it was: read on as the live file would be.
-                if let saved = resume.saved(fingerprint, at: offset),
-                   let info = Syscall.stat(chain[index]), FileIdentity(info) == saved.identity, Self.tail(of: chain[index], against: saved) == .rewritten {
-                    let from = readOnAfterCut(chain[index], saved)
+                // The checkpointed file renamed since, or a copy of it (copytruncate), cut back behind the offset by
+                // a power loss and written on before the rotation: read on as the live file would be.
+                if let saved = resume.saved(fingerprint, at: offset), let from = readOnIfCutBack(chain[index], saved, chain: chain) {
                     guard try drain(chain[index], from: from, fingerprint: fingerprint, as: path) else { return false }
                     resume.read(fingerprint)
                     continue
@@ -74,8 +72,13 @@ extension Tailer {
                 resume.read(fingerprint)
             case .catchUp(let index, let saved):
                 let fingerprint = members[index].fingerprint
-                // The content found cut back in this resume, compressed since the look: read on as decided.
-                let offset = fingerprint.flatMap { marks.decidedReadOn(of: $0, behind: saved) } ?? saved
+                // The content found cut back in this resume, compressed since the look: read on as decided; else a
+                // checkpointed content compressed (or copied) after a power loss cut it back and the app wrote on.
+                var offset = fingerprint.flatMap { marks.decidedReadOn(of: $0, behind: saved) } ?? saved
+                if offset == saved, saved > 0, let fingerprint, let checkpoint = resume.saved(fingerprint, at: saved),
+                   let from = readOnIfCutBack(chain[index], checkpoint, chain: chain) {
+                    offset = from
+                }
                 let newest = index == members.lastIndex { !$0.isLive }
                 guard try readRotated(chain[index], from: offset, fingerprint: fingerprint, as: path, newest: newest) != nil else { return false }
                 if let fingerprint { resume.read(fingerprint) }
@@ -98,11 +101,29 @@ extension Tailer {
     }
 
     /// Where to read `file` (the content `saved` names) on from, now that it no longer holds the bytes before the
-    /// saved offset: decided once per cut (`ContentMarks.readOn`), said once.
-    private func readOnAfterCut(_ file: String, _ saved: Checkpoint) -> Int64 {
-        let (anchor, isNew) = marks.readOn(afterCutOf: saved.fingerprint, behind: saved.offset, now: uptime) { Self.firstHeld($0, in: file) }
+    /// saved offset: from the first anchor it still holds (`holds`; by default looked up with pread), decided once
+    /// per cut (`ContentMarks.readOn`), said once.
+    private func readOnAfterCut(_ file: String, _ saved: Checkpoint,
+                                holds: (([Checkpoint.Anchor]) -> Checkpoint.Anchor?)? = nil) -> Int64 {
+        let (anchor, isNew) = marks.readOn(afterCutOf: saved.fingerprint, behind: saved.offset, now: uptime,
+                                           holds: holds ?? { Self.firstHeld($0, in: file) })
         if isNew { report(.rewrittenInPlace(path: file, offset: saved.offset, readFrom: anchor?.offset ?? 0)) }
         return anchor?.offset ?? 0
+    }
+
+    /// Where to read a rotated `member` holding `saved`'s content on from when it was cut back behind the checkpoint
+    /// and written on (`ContentMarks.wasCutBack`, from its bytes' tail hashes: pread, or a gzip one decompressed up
+    /// to the offset); nil when it was not (or it holds other content now: the read that follows finds out).
+    private func readOnIfCutBack(_ member: String, _ saved: Checkpoint, chain: [String]) -> Int64? {
+        if let decided = marks.decidedReadOn(of: saved.fingerprint, behind: saved.offset) { return decided }
+        let anchors = marks.anchors(of: saved.fingerprint, before: saved.offset)
+        guard let tails = MemberTails(member, fingerprint: saved.fingerprint, before: [saved.offset] + anchors.map(\.offset)) else { return nil }
+        let identities = chain.map { Syscall.stat($0).map(FileIdentity.init) }
+        let sameFile = identities[chain.firstIndex(of: member) ?? 0] == saved.identity
+        let original = zip(chain, identities).first { $0.1 == saved.identity }?.0
+        let originalHolds = original.map { $0 != member && Self.tail(of: $0, against: saved) == .matches } ?? false
+        guard marks.wasCutBack(saved, size: tails.size, sameFile: sameFile, originalHolds: originalHolds, hash: tails.hash) else { return nil }
+        return readOnAfterCut(member, saved) { anchors in anchors.first { tails.hash(before: $0.offset) == $0.tailHash } }
     }
 
     /// The first of `anchors` whose bytes before it `path` still holds.

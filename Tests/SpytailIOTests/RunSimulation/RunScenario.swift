@@ -78,9 +78,11 @@ struct RunScenario: CustomStringConvertible {
     let delivers: Bool
     var steps: [Step]
 
-    /// A schedule written out (a regression kept from a shrunk failure).
-    init(modes: [(SimulatedHost.Mode, compress: Bool, delay: Bool)], startsLate: Bool = false, delivers: Bool = false, steps: [Step]) {
-        seed = 0
+    /// A schedule written out (a regression kept from a shrunk failure); `seed`: the one it was shrunk from, when
+    /// the play needs its draws (what happens while the run waits or resumes) to fail the same way.
+    init(modes: [(SimulatedHost.Mode, compress: Bool, delay: Bool)], startsLate: Bool = false, delivers: Bool = false, steps: [Step],
+         seed: UInt64 = 0) {
+        self.seed = seed
         self.modes = modes
         self.startsLate = startsLate
         self.delivers = delivers

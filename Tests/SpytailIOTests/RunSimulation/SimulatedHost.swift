@@ -64,10 +64,12 @@ final class SimulatedHost {
         /// Written to a file but not yet written back to the disk when the power went.
         case powerCut
         /// Written after a power cut, where the lines cut away had been, to a file that a rotation later copied or
-        /// compressed: a restart from a checkpoint that had read past the cut (the first one, or one after another
-        /// power loss took the saves since) reads the copy from the checkpoint's offset. A known limit: only the
-        /// cut-back file itself, under any name, is checked against the checkpoint's bytes and read on from an
-        /// anchor, not a copy or a gzip of it. (A line the run was told of must still be delivered.)
+        /// compressed while it held less than the durable checkpoint had read: the restart finds the copy shorter
+        /// than the checkpoint's offset, as copytruncate's copy is when the app wrote on into the live file and
+        /// that was read before the truncate, and reads nothing of it. A known limit: nothing tells the two apart
+        /// unless an earlier position of the content within the copy shows other bytes. (A copy holding the offset
+        /// is checked against the checkpoint's bytes and read on from an anchor; a line the run was told of must
+        /// still be delivered.)
         case cutThenCopied
     }
 
@@ -147,7 +149,7 @@ final class SimulatedHost {
             let text = text(of: line)
             _ = text.withUnsafeBytes { Glibc.write(writers[w].fd, $0.baseAddress, $0.count) }
             if let path = writers[w].path {
-                if let generation = generation[path], writtenAfterCut[generation] != nil { writtenAfterCut[generation]!.append(line) }
+                if let generation = generation[path], writtenAfterCut[generation] != nil { writtenAfterCut[generation]!.lines.append(line) }
                 lines[path, default: []].append(line)
                 generationOf[line] = generation[path]
                 event(path, .modified, line: line)
@@ -217,19 +219,26 @@ final class SimulatedHost {
     /// other ids.
     private(set) var cutKnown = Set<Int>()
 
-    /// Per file generation cut back by a power loss behind a durable checkpoint: the lines written to it since.
-    private var writtenAfterCut: [Int: [Line]] = [:]
+    /// Per file generation cut back by a power loss behind a durable checkpoint: the lines written to it since, and
+    /// the checkpoint's offset.
+    private var writtenAfterCut: [Int: (lines: [Line], checkpoint: Int64)] = [:]
 
-    /// A rotation copies or compresses `path`: lines written past a cut while the run was down are lost to it.
+    /// A rotation copies or compresses `path`: lines written past a cut while the run was down are lost to it when
+    /// it holds less than the checkpoint had read.
     private func copiedAway(_ path: String) {
-        guard let generation = generation[path], let after = writtenAfterCut[generation] else { return }
-        for line in after where destroyed[line] == nil { destroyed[line] = .cutThenCopied }
+        guard let generation = generation[path], let after = writtenAfterCut[generation], Int64(size(path)) < after.checkpoint else { return }
+        for line in after.lines where destroyed[line] == nil { destroyed[line] = .cutThenCopied }
     }
 
-    func cut(_ cut: Cut, knownToCheckpoints known: Bool) {
+    /// A power loss cut a file back; `checkpoint`: how far the durable checkpoints had read its content.
+    func cut(_ cut: Cut, checkpoint: Int64) {
         guard let line = cut.lines.first, let generation = generationOf[line] else { return }
-        if known { cutKnown.insert(generation) } else { cutUnknown.formUnion(cut.lines) }
-        if known { writtenAfterCut[generation] = [] }
+        if checkpoint > Int64(cut.keptBytes) {
+            cutKnown.insert(generation)
+            writtenAfterCut[generation] = ([], checkpoint)
+        } else {
+            cutUnknown.formUnion(cut.lines)
+        }
     }
 
     private func size(_ path: String) -> Int { Syscall.stat(abs(path)).map { Int($0.st_size) } ?? 0 }

@@ -316,7 +316,7 @@ final class SimulatedRun {
             host.untell(cut.lines)
             // The restart sees the cut only where a durable checkpoint of this content had read past it.
             let read = durable.filter { $0.fingerprint == cut.fingerprint }.map(\.offset).max() ?? 0
-            host.cut(cut, knownToCheckpoints: read > Int64(cut.keptBytes))
+            host.cut(cut, checkpoint: read)
         }
     }
 
