@@ -40,4 +40,20 @@ struct MemberTailsTests {
         #expect(tails.hash(before: 300) == Self.expected(before: 300))
         #expect(tails.size < Int64(Self.text.utf8.count) && tails.size >= 300)
     }
+
+    /// The live file's check at a resume: the bytes before the offset decide, and a position never hashed
+    /// (`Checkpoint.unknownTail`) is not checked (it was taken for rewritten: read again from an anchor under new ids).
+    @Test func theLiveFilesTailIsCheckedUnlessItWasNeverHashed() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.write("app.log", Self.text)
+        let fingerprint = try #require(Fingerprinter.ofFile(path))
+        func check(_ tailHash: UInt64) -> Tailer<ContinuousClock>.TailCheck {
+            Tailer<ContinuousClock>.tail(of: path, against: Checkpoint(path: path, identity: FileIdentity(device: 0, inode: 0),
+                                                                       fingerprint: fingerprint, offset: 300, tailHash: tailHash))
+        }
+        #expect(check(Self.expected(before: 300)) == .matches)
+        #expect(check(Self.expected(before: 300) ^ 1) == .rewritten)
+        #expect(check(Checkpoint.unknownTail) == .matches)
+    }
 }

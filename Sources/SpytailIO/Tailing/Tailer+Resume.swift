@@ -148,6 +148,7 @@ extension Tailer {
         guard let fd = try? Syscall.open(path, O_RDONLY) else { return .moved }
         defer { Syscall.close(fd) }
         guard Fingerprinter.ofDescriptor(fd, complete: false)?.fingerprint == checkpoint.fingerprint else { return .moved }
+        guard checkpoint.tailHash != Checkpoint.unknownTail else { return .matches }  // never hashed: nothing to check
         return TailedFile.tailHash(fd: fd, before: checkpoint.offset) == checkpoint.tailHash ? .matches : .rewritten
     }
 }
