@@ -96,17 +96,18 @@ extension Tailer {
     /// with new ids; the report says from where. False when the file holds other content by the time it is opened
     /// (rotated since the look).
     private func resumeCutBack(_ path: String, _ saved: Checkpoint) throws(SinkError) -> Bool {
-        let from = readOnAfterCut(path, saved)
+        let anchors = marks.anchors(of: saved.fingerprint, before: saved.offset)
+        let from = readOnAfterCut(path, saved, tails: MemberTails(path, fingerprint: saved.fingerprint, before: anchors.map(\.offset)))
         return try follow(path, from: from, fingerprint: from > 0 ? saved.fingerprint : nil)
     }
 
     /// Where to read `file` (the content `saved` names) on from, now that it no longer holds the bytes before the
-    /// saved offset: from the first anchor it still holds (`holds`; by default looked up with pread), decided once
-    /// per cut (`ContentMarks.readOn`), said once.
-    private func readOnAfterCut(_ file: String, _ saved: Checkpoint,
-                                holds: (([Checkpoint.Anchor]) -> Checkpoint.Anchor?)? = nil) -> Int64 {
-        let (anchor, isNew) = marks.readOn(afterCutOf: saved.fingerprint, behind: saved.offset, now: uptime,
-                                           holds: holds ?? { Self.firstHeld($0, in: file) })
+    /// saved offset: from the first anchor it still holds (by `tails`, its bytes' hashes at the anchors; nil: none,
+    /// its start), decided once per cut (`ContentMarks.readOn`), said once.
+    private func readOnAfterCut(_ file: String, _ saved: Checkpoint, tails: MemberTails?) -> Int64 {
+        let (anchor, isNew) = marks.readOn(afterCutOf: saved.fingerprint, behind: saved.offset, now: uptime) { anchors in
+            anchors.first { tails?.hash(before: $0.offset) == $0.tailHash }
+        }
         if isNew { report(.rewrittenInPlace(path: file, offset: saved.offset, readFrom: anchor?.offset ?? 0)) }
         return anchor?.offset ?? 0
     }
@@ -123,15 +124,7 @@ extension Tailer {
         let original = zip(chain, identities).first { $0.1 == saved.identity }?.0
         let originalHolds = original.map { $0 != member && Self.tail(of: $0, against: saved) == .matches } ?? false
         guard marks.wasCutBack(saved, size: tails.size, sameFile: sameFile, originalHolds: originalHolds, hash: tails.hash) else { return nil }
-        return readOnAfterCut(member, saved) { anchors in anchors.first { tails.hash(before: $0.offset) == $0.tailHash } }
-    }
-
-    /// The first of `anchors` whose bytes before it `path` still holds.
-    static func firstHeld(_ anchors: [Checkpoint.Anchor], in path: String) -> Checkpoint.Anchor? {
-        guard !anchors.isEmpty, let fd = try? Syscall.open(path, O_RDONLY) else { return nil }
-        defer { Syscall.close(fd) }
-        let size = (try? Syscall.fstat(fd)).map { Int64($0.st_size) } ?? 0
-        return anchors.first { $0.offset <= size && TailedFile.tailHash(fd: fd, before: $0.offset) == $0.tailHash }
+        return readOnAfterCut(member, saved, tails: tails)
     }
 
     /// The rotated chain of `path` (then the live file, if there) with each member's content.
@@ -145,10 +138,8 @@ extension Tailer {
     /// Whether the plain file at `path` still holds the checkpoint's bytes before its offset (same hash), was
     /// rewritten in place (same first line, other bytes), or is another file now (a rotation since the look).
     static func tail(of path: String, against checkpoint: Checkpoint) -> TailCheck {
-        guard let fd = try? Syscall.open(path, O_RDONLY) else { return .moved }
-        defer { Syscall.close(fd) }
-        guard Fingerprinter.ofDescriptor(fd, complete: false)?.fingerprint == checkpoint.fingerprint else { return .moved }
+        guard let tails = MemberTails(path, fingerprint: checkpoint.fingerprint, before: [checkpoint.offset]) else { return .moved }
         guard checkpoint.tailHash != Checkpoint.unknownTail else { return .matches }  // never hashed: nothing to check
-        return TailedFile.tailHash(fd: fd, before: checkpoint.offset) == checkpoint.tailHash ? .matches : .rewritten
+        return tails.hash(before: checkpoint.offset) == checkpoint.tailHash ? .matches : .rewritten
     }
 }
