@@ -118,6 +118,34 @@ struct RotatedAwayTests {
         #expect(gaps.isEmpty, "\(gaps)")
     }
 
+    /// A writer that never reopens flushes a buffer mid-line into `app.log.1`: once before a first start (the
+    /// chain's newest copy is read at the start) and once before a pause longer than `rotateWaitMs` (the file is
+    /// retired). Each line it finishes later comes out once, whole, not as its two parts.
+    @Test func aLineFinishedLaterInARotatedFileComesOutWhole() throws {
+        let dir = try RunTools.workspace()
+        defer { dir.remove() }
+        let log = dir.write("logs/app.log", "")
+        let config = dir.write("c.json", RunTools.config(include: "logs/*.log", extra: #", "tail": {"rotateWaitMs": 300}"#))
+        let output = dir.file("out.jsonl")
+        let handle = try #require(FileHandle(forWritingAtPath: log))  // the writer's one descriptor, never reopened
+        func write(_ text: String) { handle.write(Data(text.utf8)) }
+        func line(_ n: Int) -> String { "2026-11-20T10:00:00Z INFO seq=\(n) payload\n" }
+        write((1...3).map(line).joined() + "2026-11-20T10:00:00Z INFO seq=4 pay")
+        try FileManager.default.moveItem(atPath: log, toPath: log + ".1")
+        dir.write("logs/app.log", "")
+        let spytail = try RunningSpytail(config: config, in: dir)
+        #expect(RunTools.waitUntil { RunTools.reached(output, 3) }, "\(spytail.stderr)")
+        write("load\n" + line(5) + "2026-11-20T10:00:00Z INFO seq=6 pay")
+        #expect(RunTools.waitUntil { RunTools.reached(output, 5) }, "\(spytail.stderr)")
+        #expect(RunTools.waitUntil { spytail.stderr.contains("quiet for 300 ms; read again if it grows") }, "\(spytail.stderr)")
+        write("load\n" + line(7))
+        #expect(RunTools.waitUntil { RunTools.reached(output, 7) }, "\(spytail.stderr)")
+        #expect(spytail.stop().status == 0)
+        try handle.close()
+        let messages = RunToolsOutput(path: output).messages
+        #expect(messages.count == 7 && zip(messages, 1...7).allSatisfy { $0.hasSuffix("seq=\($1) payload") }, "\(messages)\n\(spytail.stderr)")
+    }
+
     /// A file created, written and rotated between two looks (a logger rotating many times a second, with a
     /// gzip namer) arrives as the newest rotated copy with content never seen: it is read whole, once. An
     /// older copy arriving (logrotate compressing `app.log.2`) is not read again.

@@ -9,10 +9,15 @@ extension Tailer {
     /// exported twice across a crash is exported as the same record. Damage is reported as a `damaged` gap.
     /// Returns the bytes delivered, or nil when `member` no longer holds the content `fingerprint` names (it
     /// was rotated between the look and the open, or is gone): then nothing of it was emitted.
+    /// `stillWritten`: the member is the chain's newest, which a writer that has not reopened its live path may
+    /// still append to; read plain, it is read up to its last newline (a line it ends inside is left, for when it
+    /// grows or is compressed: its writer may finish it).
     @discardableResult
-    func catchUp(_ member: String, from offset: Int64, fingerprint: Fingerprint?, as livePath: String) throws(SinkError) -> Int64? {
+    func catchUp(_ member: String, from offset: Int64, fingerprint: Fingerprint?, as livePath: String,
+                 stillWritten: Bool = false) throws(SinkError) -> Int64? {
         guard let fingerprint else { return 0 }
         guard let source = try? FileOpener.open(member) else { return nil }
+        if stillWritten, let plain = source as? PlainFileReader { plain.endAtLastNewline(notBefore: offset) }
         if let size = Syscall.stat(member).map({ Int64($0.st_size) }), takesBlockPath(source.isCompressed ? size * 4 : size - offset) {
             return try catchUpThroughBlocks(member, source, from: offset, fingerprint: fingerprint, as: livePath)
         }
@@ -41,7 +46,7 @@ extension Tailer {
     /// held the content `fingerprint` names.
     @discardableResult
     func readRotated(_ copy: String, from offset: Int64, fingerprint: Fingerprint?, as livePath: String, newest: Bool) throws(SinkError) -> Int64? {
-        guard let delivered = try catchUp(copy, from: offset, fingerprint: fingerprint, as: livePath) else { return nil }
+        guard let delivered = try catchUp(copy, from: offset, fingerprint: fingerprint, as: livePath, stillWritten: newest) else { return nil }
         if newest, let fingerprint { keepAsNewest(copy, at: offset + delivered, fingerprint: fingerprint, as: livePath) }
         return delivered
     }

@@ -24,11 +24,13 @@ extension Tailer {
         watches.release(directory)
     }
 
-    /// Quiet for `rotateWait` with nothing more to read: emits what it holds back and closes the descriptor,
-    /// keeping its position (checkpointed, marked drained) in case it grows again.
+    /// Quiet for `rotateWait` with nothing more to read: emits the entry it holds back and closes the descriptor,
+    /// keeping its position (checkpointed, marked drained) in case it grows again. A last line without its newline
+    /// is left unread, for when it grows (its writer may finish it) or is compressed; but a file whose first line
+    /// is still unfinished hands it out (it has no content to keep a position in).
     func retire(_ file: TailedFile) throws(SinkError) {
         locate(file)
-        try file.finish(emit)
+        if file.source == nil { try file.finish(emit) } else { try file.flushPendingEntry(emit) }
         let checkpoint = file.checkpoint()
         seen.remember(file.source?.fingerprint, under: file.followPath, readTo: checkpoint?.offset ?? 0)
         let watch = file.drainWatch

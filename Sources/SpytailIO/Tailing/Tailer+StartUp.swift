@@ -70,7 +70,8 @@ extension Tailer {
             guard let fingerprint = Fingerprinter.ofFile(member) else { continue }  // empty
             events.report(.fileStarted(path: member, compressed: member.hasSuffix(".gz")))
             // The newest with content is kept once all are read (an empty copy after it says nothing).
-            newest = try readRotated(member, from: 0, fingerprint: fingerprint, as: path, newest: false).map { (member, fingerprint, $0) }
+            newest = try catchUp(member, from: 0, fingerprint: fingerprint, as: path, stillWritten: member == chain.last)
+                .map { (member, fingerprint, $0) }
         }
         guard let newest else { return nil }
         keepAsNewest(newest.member, at: newest.end, fingerprint: newest.fingerprint, as: path)

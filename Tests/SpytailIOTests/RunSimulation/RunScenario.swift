@@ -7,6 +7,10 @@ import SpytailLogGen
 struct RunScenario: CustomStringConvertible {
     enum Step: Equatable, CustomStringConvertible {
         case write(writer: Int, lines: Int)
+        /// The writer writes the first `bytes` of its next line (at most all but its newline) and the rest with its
+        /// next write, reopen or rotation, as a logger does that flushes a full buffer mid-line: the run reads a
+        /// file that ends inside a line.
+        case writeHalf(writer: Int, bytes: Int)
         case reopen(writer: Int)
         case rotate(writer: Int)
         /// A rotation's second half (copytruncate's truncate, compress's gzip).
@@ -45,6 +49,7 @@ struct RunScenario: CustomStringConvertible {
         var description: String {
             switch self {
             case .write(let w, let n): "write(w\(w), \(n))"
+            case .writeHalf(let w, let n): "writeHalf(w\(w), \(n))"
             case .reopen(let w): "reopen(w\(w))"
             case .rotate(let w): "rotate(w\(w))"
             case .finishRotation(let w): "finishRotation(w\(w))"
@@ -108,6 +113,8 @@ struct RunScenario: CustomStringConvertible {
         // When the output's syncs fail: one more.
         var sync = SplitMix64(seed: seed ^ 0x5F1C)
         var syncFails = false
+        // Which writes leave a line half written: one more.
+        var halves = SplitMix64(seed: seed ^ 0x4A1F)
         delivers = answers.below(2) == 0 && Self.withDestination
         var steps: [Step] = []
         var up = !startsLate
@@ -141,6 +148,7 @@ struct RunScenario: CustomStringConvertible {
             case 97: steps.append(.checkpointDiskFull(rng.below(2) == 0))
             default: steps.append(.write(writer: w, lines: 1))
             }
+            if case .write = steps.last, halves.below(4) == 0 { steps.append(.writeHalf(writer: w, bytes: 1 + halves.below(30))) }
             if delivers && answers.below(3) == 0 { steps.append(.acknowledge(records: [1, 5, 20, 100][answers.below(4)])) }
             if disk.below(diskFull ? 6 : 30) == 0 {
                 diskFull.toggle()

@@ -366,4 +366,24 @@ struct RunScheduleTests {
                                            .rotate(writer: 1), .write(writer: 1, lines: 1)])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// `a.log` renamed to `a.log.1` while the run is down; its writer, not reopened yet, appends three lines and
+    /// half of a fourth there (a buffer flushed mid-line), and the run starts: it read the copy whole and handed out
+    /// the half line, then its rest as a line of its own once the writer finished it (seed 1415, shrunk; 161 of
+    /// seeds 1…1500 tore a line so before). The newest copy is read up to its last newline now.
+    @Test func aLineHalfWrittenIntoTheNewestCopyWhileDownIsHandedOutWhole() {
+        let schedule = RunScenario(modes: [Self.plain, Self.plain, Self.plain],
+                                   steps: [.rotate(writer: 0), .crash, .write(writer: 0, lines: 3), .writeHalf(writer: 0, bytes: 30), .start])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    /// A followed file renamed away ends in half a line; it stays quiet past `rotateWaitMs` and is retired, then its
+    /// writer finishes the line: retiring handed the half out, and the rest came as a line of its own. A retired
+    /// file keeps its position at the start of an unfinished last line now.
+    @Test func aLineHalfWrittenIntoARetiredFileIsHandedOutWholeWhenFinished() {
+        let schedule = RunScenario(modes: [Self.plain, Self.plain, Self.plain],
+                                   steps: [.write(writer: 0, lines: 3), .deliver(events: 6), .rotate(writer: 0), .writeHalf(writer: 0, bytes: 9),
+                                           .deliver(events: 6), .tick(milliseconds: 1200), .tick(milliseconds: 1200), .write(writer: 0, lines: 2)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }

@@ -61,7 +61,7 @@ struct RunSimulationTests {
     /// What kind of failure a problem is (a shorter schedule must fail the same way to count).
     static func kinds(_ problems: [String]) -> Set<String> {
         let phrases = ["lost, and", "ahead of the output", "delivered twice", "another id", "sharing one id", "never written", "out of order",
-                       "files open", "start failed", "run failed"]
+                       "files open", "start failed", "run failed", "not a whole line"]
         return Set(problems.compactMap { problem in phrases.first { problem.contains($0) } })
     }
 

@@ -46,6 +46,8 @@ final class SimulatedHost {
         var pending: Pending?
         /// The writer still writes to a rotated file: it reopens its live path at a later step.
         var stale = false
+        /// A line written in part: the bytes still to come (its next write, reopen or rotation writes them first).
+        var half: (line: Line, rest: [UInt8])?
         var live: String { "logs/\(name).log" }
     }
 
@@ -75,6 +77,8 @@ final class SimulatedHost {
 
     /// Lines the scenario destroyed before anyone could be sure to have read them, and how.
     private(set) var destroyed: [Line: Loss] = [:]
+    /// The first part of each line written in two: what a reader saw of it in between.
+    private(set) var halfText: [Line: String] = [:]
     /// Lines each file holds now, by path relative to `root` (a copy holds its source's lines).
     private var lines: [String: [Line]] = [:]
     /// Bytes of each file the disk holds for sure (written back from the page cache), by path: a power loss cuts
@@ -143,30 +147,70 @@ final class SimulatedHost {
 
     /// `count` lines appended by writer `w`, one write(2) each.
     func write(_ w: Int, count: Int) {
+        finishHalf(w)
         for _ in 0..<count {
             let line = Line(writer: w, seq: writers[w].next)
             writers[w].next += 1
             let text = text(of: line)
             _ = text.withUnsafeBytes { Glibc.write(writers[w].fd, $0.baseAddress, $0.count) }
-            if let path = writers[w].path {
-                if let generation = generation[path], writtenAfterCut[generation] != nil { writtenAfterCut[generation]!.lines.append(line) }
-                lines[path, default: []].append(line)
-                generationOf[line] = generation[path]
-                event(path, .modified, line: line)
-            } else {
-                destroyed[line] = .neverReadable  // into an unlinked file: nobody can read it any more
-            }
+            wrote(line, by: w)
         }
     }
 
-    /// The bytes writer `line.writer` writes for `line`.
-    private func text(of line: Line) -> [UInt8] {
-        Array("\(writers[line.writer].name) seq=\(line.seq) \(String(repeating: "x", count: line.seq % 37))\n".utf8)
+    /// The first `bytes` of the writer's next line, never its newline (a logger flushing a full buffer mid-line):
+    /// the file ends inside a line until the writer's next write, reopen or rotation writes the rest. The line
+    /// counts as written to the file only then (nothing to tell the run before).
+    func writeHalf(_ w: Int, bytes: Int) {
+        finishHalf(w)
+        guard let path = writers[w].path else { return write(w, count: 1) }  // into an unlinked file: lost whole
+        let line = Line(writer: w, seq: writers[w].next)
+        writers[w].next += 1
+        let text = text(of: line)
+        let first = min(bytes, text.count - 1)
+        _ = text.withUnsafeBytes { Glibc.write(writers[w].fd, $0.baseAddress, first) }
+        writers[w].half = (line, Array(text[first...]))
+        halfText[line] = String(decoding: text[..<first], as: UTF8.self)
+        event(path, .modified)
     }
 
-    /// The kernel writes the page cache back: every file's bytes are on the disk now.
+    /// The rest of the writer's half-written line, if any.
+    private func finishHalf(_ w: Int) {
+        guard let (line, rest) = writers[w].half else { return }
+        writers[w].half = nil
+        _ = rest.withUnsafeBytes { Glibc.write(writers[w].fd, $0.baseAddress, $0.count) }
+        wrote(line, by: w)
+    }
+
+    /// Books `line`, just written whole by writer `w`, in the file it went to.
+    private func wrote(_ line: Line, by w: Int) {
+        guard let path = writers[w].path else {
+            destroyed[line] = .neverReadable  // into an unlinked file: nobody can read it any more
+            return
+        }
+        if let generation = generation[path], writtenAfterCut[generation] != nil { writtenAfterCut[generation]!.lines.append(line) }
+        lines[path, default: []].append(line)
+        generationOf[line] = generation[path]
+        event(path, .modified, line: line)
+    }
+
+    /// Bytes of a half-written line at the end of `path`.
+    private func halfBytes(in path: String) -> Int {
+        writers.lazy.filter { $0.path == path }.compactMap { $0.half.map { self.text(of: $0.line).count - $0.rest.count } }.first ?? 0
+    }
+
+    /// The bytes writer `line.writer` writes for `line`.
+    private func text(of line: Line) -> [UInt8] { Array(Self.text(of: line, writer: writers[line.writer].name).utf8) }
+
+    /// The text the writer named `name` writes for `line`, newline included.
+    static func text(of line: Line, writer name: String) -> String {
+        "\(name) seq=\(line.seq) \(String(repeating: "x", count: line.seq % 37))\n"
+    }
+
+    /// The kernel writes the page cache back: every file's bytes are on the disk now, but for a half-written
+    /// line's (modelled so: a power loss takes it with its writer; its first bytes left on the disk would run
+    /// into the next line the restarted app writes).
     func writeBack() {
-        for path in lines.keys { durable[path] = size(path) }
+        for path in lines.keys { durable[path] = size(path) - halfBytes(in: path) }
     }
 
     /// A file a power loss cut back: the lines it lost, the bytes it kept, and the fingerprint of its content
@@ -177,11 +221,16 @@ final class SimulatedHost {
         var fingerprint: Fingerprint?
     }
 
-    /// The power went: each file a writer appends to loses what was not written back, whole lines (each line is
-    /// one write(2), and the size the journal kept is one some write left). The writers (their apps) start again
-    /// and open their live paths.
+    /// The power went: each file a writer appends to loses what was not written back, whole lines (the size the
+    /// journal kept is one some write of a whole line left; a half-written line goes with its writer). The writers
+    /// (their apps) start again and open their live paths.
     func powerCut() -> [Cut] {
         var cuts: [Cut] = []
+        for w in writers.indices {
+            guard let (line, _) = writers[w].half else { continue }
+            destroyed[line] = .powerCut  // the app died inside it; its first bytes were never written back
+            writers[w].half = nil
+        }
         // The files the writers append to, and copytruncate's plain copies (written, not yet written back).
         let cutPaths = Set(writers.compactMap(\.path) + lines.keys.filter { !$0.hasSuffix(".gz") && (durable[$0] ?? 0) < size($0) })
         for path in cutPaths.sorted() {
@@ -245,6 +294,7 @@ final class SimulatedHost {
 
     /// The writer opens its live path again (a lazily reopening handler's next emit).
     func reopen(_ w: Int) {
+        finishHalf(w)
         guard writers[w].stale else { return }
         close(writers[w].fd)
         if let old = writers[w].path { event(old, .arrived) }  // IN_CLOSE_WRITE
@@ -264,6 +314,7 @@ final class SimulatedHost {
     /// The first half of a rotation: the older copies shift (and the oldest goes), then the live file is
     /// renamed (create) or copied (copytruncate); what needs a later step is left pending.
     func rotate(_ w: Int) {
+        finishHalf(w)
         guard writers[w].pending == nil else { return finish(w) }
         reopen(w)  // the previous rotation's postrotate (HUP) has reached the writer by now
         writers[w].rotations += 1
@@ -299,6 +350,7 @@ final class SimulatedHost {
 
     /// The second half of a pending rotation, if any.
     func finish(_ w: Int) {
+        finishHalf(w)
         guard let pending = writers[w].pending else { return }
         writers[w].pending = nil
         switch pending {

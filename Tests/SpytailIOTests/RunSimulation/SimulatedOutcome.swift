@@ -6,13 +6,22 @@ import SpytailTestSupport
 /// - every line written is delivered, or the scenario destroyed it before the run was told of it (a line whose
 ///   write event reached the run while recording must be delivered, whatever happened to its file later);
 /// - a line delivered twice only after a kill, every copy with the same id, and no id given to two lines;
-/// - the lines of one file generation in the order they were written (first copies).
+/// - the lines of one file generation in the order they were written (first copies);
+/// - every record a whole line (a line written in two parts is handed out once, whole), but the part a run saw
+///   of a line the scenario destroyed.
 struct SimulatedOutcome {
     let problems: [String]
 
     /// `records`: (line, id) of each record of the writers' lines in the output, in order (`SimulatedOutput`).
-    init(host: SimulatedHost, records: [(line: SimulatedHost.Line, id: String)], reporter: RecordingEventReporter, crashes: Int) {
+    /// `torn`: messages of records that are not a writer's whole line (`SimulatedOutput.torn`).
+    init(host: SimulatedHost, records: [(line: SimulatedHost.Line, id: String)], torn: [String] = [], reporter: RecordingEventReporter,
+         crashes: Int) {
         var problems: [String] = []
+        // The first part of a line that the scenario destroyed before its rest could be read (written in
+        // copytruncate's window) is what the run saw of it; any other part of a line is a line handed out in pieces.
+        let destroyedParts = Set(host.halfText.filter { host.destroyed[$0.key] != nil }.values)
+        let pieces = torn.filter { !destroyedParts.contains($0) }
+        if !pieces.isEmpty { problems.append("records that are not a whole line: \(pieces.prefix(3).map { "\"\($0)\"" }.joined(separator: ", "))") }
         var ids: [SimulatedHost.Line: Set<String>] = [:]
         var copies: [SimulatedHost.Line: Int] = [:]
         var linesOf: [String: Set<SimulatedHost.Line>] = [:]

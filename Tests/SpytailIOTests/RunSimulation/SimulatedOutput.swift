@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SpytailCore
 @testable import SpytailIO
 
 /// The run's output file, read as it grows: each record parsed once (JSON), kept in output order, for the
@@ -12,6 +13,8 @@ final class SimulatedOutput {
     /// (line, id) of each record of the writers' lines, in output order.
     private(set) var records: [(line: SimulatedHost.Line, id: String)] = []
     private(set) var delivered = Set<SimulatedHost.Line>()
+    /// Messages of records that are neither a gap nor a writer's whole line (a line handed out in pieces).
+    private(set) var torn: [String] = []
 
     init(path: String, writers: [String]) {
         self.path = path
@@ -31,20 +34,26 @@ final class SimulatedOutput {
         let n = (try? bytes.withUnsafeMutableBytes { (raw) throws(Errno) in try Syscall.pread(fd, raw, at: Int64(parsed)) }) ?? 0
         guard let end = bytes[..<max(0, n)].lastIndex(of: UInt8(ascii: "\n")) else { return }
         for record in Self.records(in: bytes[...end], writers: writers) {
-            records.append(record)
-            delivered.insert(record.line)
+            guard let line = record.line else {
+                torn.append(record.message)
+                continue
+            }
+            records.append((line, record.id))
+            delivered.insert(line)
         }
         parsed += end + 1
     }
 
-    /// (line, id) of each record of the writers' lines in `bytes` (whole records), in order. Split as bytes:
-    /// splitting a `String` by characters was a tenth of a seed's time at -Onone.
-    static func records(in bytes: ArraySlice<UInt8>, writers: [String]) -> [(line: SimulatedHost.Line, id: String)] {
+    /// Each record of `bytes` (whole records) but gaps, in order, with the writer's line it is (nil: its message
+    /// is not one whole line of a writer). Split as bytes: splitting a `String` by characters was a tenth of a
+    /// seed's time at -Onone.
+    static func records(in bytes: ArraySlice<UInt8>, writers: [String]) -> [(line: SimulatedHost.Line?, id: String, message: String)] {
         bytes.split(separator: UInt8(ascii: "\n")).compactMap { raw in
             guard let record = (try? JSONSerialization.jsonObject(with: Data(raw))) as? [String: Any],
                   let message = record["message"] as? String, let id = record["id"] as? String,
-                  let line = line(message, writers: writers) else { return nil }
-            return (line, id)
+                  record["category"] as? String != GapVocabulary.category else { return nil }
+            return (line(message, writers: writers).flatMap { SimulatedHost.text(of: $0, writer: writers[$0.writer]) == message + "\n" ? $0 : nil },
+                    id, message)
         }
     }
 

@@ -105,10 +105,10 @@ final class SimulatedRun {
         settle()
         if trace { say("settled") }
         output.catchUp()
-        problems += SimulatedOutcome(host: host, records: output.records, reporter: reporter, crashes: crashes + stopsUnsaved).problems
+        problems += SimulatedOutcome(host: host, records: output.records, torn: output.torn, reporter: reporter, crashes: crashes + stopsUnsaved).problems
         if let acknowledged {
             acknowledged.catchUp()
-            problems += SimulatedOutcome(host: host, records: acknowledged.records, reporter: reporter, crashes: crashes + stopsUnsaved)
+            problems += SimulatedOutcome(host: host, records: acknowledged.records, torn: acknowledged.torn, reporter: reporter, crashes: crashes + stopsUnsaved)
                 .problems.map { "destination: \($0)" }
         }
         return problems
@@ -117,6 +117,7 @@ final class SimulatedRun {
     private func perform(_ step: RunScenario.Step) {
         switch step {
         case .write(let w, let n): host.write(w, count: n)
+        case .writeHalf(let w, let n): host.writeHalf(w, bytes: n)
         case .reopen(let w): host.reopen(w)
         case .rotate(let w): whileStalledExcused { host.rotate(w) }
         case .finishRotation(let w): whileStalledExcused { host.finish(w) }
