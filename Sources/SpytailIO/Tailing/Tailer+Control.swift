@@ -60,54 +60,80 @@ extension Tailer {
     }
 
     /// SIGHUP or an edit of the config file: the new config applies from the next line, positions kept.
-    /// A config that does not check out is refused and the running one stays.
+    /// A config that does not check out is refused and the running one stays. `ConfigReload` decides; this
+    /// reads, builds, asks and carries out.
     func reloadConfig() throws(SinkError) {
         configStamp = FileStamp(configFile.path)  // before reading: a save during the read is seen next time
-        let newFile: ConfigFile
+        var reload = ConfigReload(keepsCheckpoints: checkpointer.store != nil)
+        var newFile: ConfigFile?
+        var made: RunConfiguration?
+        var action: ConfigReload.Action
         do {
-            newFile = try ConfigFile(path: configFile.path)
+            let file = try ConfigFile(path: configFile.path)
+            newFile = file
+            action = reload.next(.read(changed: file.config != configFile.config))
         } catch {
-            events.report(.configRejected(error.description))
-            return
+            action = reload.next(.readFailed(error.description))
         }
-        guard newFile.config != configFile.config else {
-            events.report(.configUnchanged(path: newFile.path))
-            return
+        while true {
+            switch action {
+            case .build:
+                do {
+                    made = try RunConfiguration(newFile!, remote: remote)
+                    action = reload.next(.built)
+                } catch {
+                    action = reload.next(.buildFailed("\(configFile.path): \(error)"))
+                }
+            case .ask:
+                action = reload.next(.answered(refusal: onReload?(newFile!)))
+            case .reject(let why):
+                return events.report(.configRejected(why))
+            case .discardBuilt(let why):
+                made!.stopDeliveries()
+                return events.report(.configRejected(why))
+            case .sayUnchanged:
+                return events.report(.configUnchanged(path: newFile!.path))
+            case .apply(let steps):
+                for step in steps { try carryOut(step, taking: newFile!, made!) }
+                return
+            }
         }
-        let made: RunConfiguration
-        do {
-            made = try RunConfiguration(newFile, remote: remote)
-        } catch {
-            events.report(.configRejected("\(configFile.path): \(error)"))
-            return
+    }
+
+    /// One step of taking `newFile`, whose run configuration is `made` (the machine asks for these only once both exist).
+    private func carryOut(_ step: ConfigReload.Step, taking newFile: ConfigFile, _ made: RunConfiguration) throws(SinkError) {
+        switch step {
+        case .rebindOpenFiles:
+            for file in tracked.open {
+                let index = made.sourceIndex(ofLive: file.followPath)
+                try file.rebind(source: index, parser: made.parser(forSource: index), emit)
+            }
+        case .releaseStalledDeliveries:
+            for delivery in configuration.deliveries { delivery.takeEverything() }
+        case .flushPipeline:
+            try pipeline.flush()
+            retirePipelineCounts()
+        case .startNewDeliveries:
+            made.startDeliveries(after: configuration, notify: deliveryNotice)
+        case .keepOldPipelineUntilSynced:
+            replacedPipelines.append(pipeline)
+        case .swapConfiguration:
+            let previous = settings
+            configuration = made
+            reportOpenFileLimit(previous: previous)
+            attachTap()
+            events.report(.configReloaded(path: newFile.path))
+        case .closeFilesNoLongerMatched:
+            for file in tracked.open where file.lifecycle.isFollowed && !isLive(file.followPath) {
+                try close(file, reason: "no longer matched by the config")
+            }
+            tracked.keep(where: isLive)
+        case .rewatch:
+            rewatch()
+        case .enterConfiguredState:
+            try enter(newFile.config.state)
+        case .reconcileEverything:
+            try reconcileEverything()
         }
-        if let refusal = onReload?(newFile) {
-            made.stopDeliveries()
-            events.report(.configRejected(refusal))
-            return
-        }
-        // Files whose source or parser changed hand out what they assembled under the old rules.
-        for file in tracked.open {
-            let index = made.sourceIndex(ofLive: file.followPath)
-            try file.rebind(source: index, parser: made.parser(forSource: index), emit)
-        }
-        for delivery in configuration.deliveries { delivery.takeEverything() }  // a stalled one must not hold the reload
-        try pipeline.flush()
-        retirePipelineCounts()
-        made.startDeliveries(after: configuration, notify: deliveryNotice)
-        // Its files are synced before the next durable save (without checkpoints there is none: let go now).
-        if checkpointer.store != nil { replacedPipelines.append(pipeline) }
-        let previous = settings
-        configuration = made
-        reportOpenFileLimit(previous: previous)
-        attachTap()
-        events.report(.configReloaded(path: newFile.path))
-        for file in tracked.open where file.lifecycle.isFollowed && !isLive(file.followPath) {
-            try close(file, reason: "no longer matched by the config")
-        }
-        tracked.keep(where: isLive)
-        rewatch()
-        try enter(newFile.config.state)
-        try reconcileEverything()
     }
 }
