@@ -30,7 +30,7 @@ struct DescriptorBudgetTests {
         // 10 open at a limit of 10: 1 to make room, plus 10 / 10 = 1 to spare.
         let open = [followed("busy", 90), drained("old-copy", 50), followed("quiet", 5), followed("a", 60), followed("b", 70),
                     followed("c", 80), followed("d", 85), followed("e", 86), drained("new-copy", 95), followed("g", 88)]
-        #expect(DescriptorBudget.releases(open, limit: 10) == [.drainAndClose("old-copy"), .drainAndClose("new-copy")])
+        #expect(DescriptorBudget.releases(open, limit: 10) == [.retire("old-copy"), .retire("new-copy")])
         let followedOnly = open.filter(\.isFollowed) + [followed("h", 99), followed("i", 100)]
         #expect(DescriptorBudget.releases(followedOnly, limit: 10) == [.park("quiet"), .park("a")])
     }

@@ -16,8 +16,9 @@ public enum DescriptorBudget {
     }
 
     public enum Release<Key: Hashable>: Equatable {
-        /// A drained file: read what is left, emit what it holds back, close it.
-        case drainAndClose(Key)
+        /// A drained file (rotated away): read what is left and retire it (descriptor closed, position kept; read
+        /// again if it grows).
+        case retire(Key)
         /// A followed file: close it, its position kept (parked); reopened on its next event.
         case park(Key)
     }
@@ -38,7 +39,7 @@ public enum DescriptorBudget {
         guard open.count >= limit else { return [] }
         let byAge = open.sorted { ($0.isFollowed ? 1 : 0, $0.lastGrowth) < ($1.isFollowed ? 1 : 0, $1.lastGrowth) }
         return byAge.prefix(max(1, open.count - limit + 1 + limit / 10)).map {
-            $0.isFollowed ? .park($0.key) : .drainAndClose($0.key)
+            $0.isFollowed ? .park($0.key) : .retire($0.key)
         }
     }
 }

@@ -24,20 +24,21 @@ extension Tailer {
         watches.release(directory)
     }
 
-    /// Quiet for `rotateWait` with nothing more to read: emits the entry it holds back and closes the descriptor,
-    /// keeping its position (checkpointed, marked drained) in case it grows again. A last line without its newline
-    /// is left unread, for when it grows (its writer may finish it) or is compressed; but a file whose first line
-    /// is still unfinished hands it out (it has no content to keep a position in).
-    func retire(_ file: TailedFile) throws(SinkError) {
+    /// Quiet for `rotateWait` with nothing more to read (or its descriptor wanted under the cap: `reason`): emits
+    /// the entry it holds back and closes the descriptor, keeping its position (checkpointed, marked drained) in
+    /// case it grows again. A last line without its newline is left unread, for when it grows (its writer may
+    /// finish it) or is compressed. A file whose first line is still unfinished has no content to keep a position
+    /// in: it is let go unread, and read as new content once that line is finished (or it is compressed).
+    func retire(_ file: TailedFile, reason: String? = nil) throws(SinkError) {
         locate(file)
-        if file.source == nil { try file.finish(emit) } else { try file.flushPendingEntry(emit) }
+        try file.flushPendingEntry(emit)
         let checkpoint = file.checkpoint()
         seen.remember(file.source?.fingerprint, under: file.followPath, readTo: checkpoint?.offset ?? 0)
         let watch = file.drainWatch
         file.drainWatch = nil  // handed to the retired record
         file.close()
         tracked.remove(file)
-        events.report(.closed(path: file.currentPath, reason: "rotated away and quiet for \(settings.rotateWaitMilliseconds) ms; read again if it grows"))
+        events.report(.closed(path: file.currentPath, reason: reason ?? "rotated away and quiet for \(settings.rotateWaitMilliseconds) ms; read again if it grows"))
         guard let checkpoint, Syscall.stat(file.currentPath).map({ FileIdentity($0) == file.identity }) == true else {
             if let watch { watches.release(watch) }
             return

@@ -99,15 +99,36 @@ extension Tailer {
 
     /// Whether `path` can be resumed or followed now. Something else may hold the descriptors the budget left (a
     /// limit lowered while running, many connections): then the quietest open files give theirs back first,
-    /// positions kept. False even so: `path` stays as it is — parked, or not followed yet — until its next change,
-    /// since a look at its rotated chain now would find no first line anywhere and take its content for gone (a gap,
-    /// then everything read again).
+    /// positions kept. False even so: `path` stays as it is — parked, or not followed yet — and is looked at
+    /// again every `descriptorRetry` (or at its next change) until one is free, since a look at its rotated chain
+    /// now would find no first line anywhere and take its content for gone (a gap, then everything read again).
     func haveDescriptorsForOpening(_ path: String) throws(SinkError) -> Bool {
-        if Syscall.canOpenDescriptors(Self.descriptorsForOpening) { return true }
+        if descriptorsFree(Self.descriptorsForOpening) { return openable(path) }
         if tracked.openCount > 0 { try makeRoom(limit: tracked.openCount) }
-        if Syscall.canOpenDescriptors(Self.descriptorsForOpening) { return true }
-        warnOnce(path, "cannot open: no descriptor free (the process's open-file limit, RLIMIT_NOFILE, is reached); its position is kept and it is read at its next change once one is free")
+        if descriptorsFree(Self.descriptorsForOpening) { return openable(path) }
+        warnOnce(path, "cannot open: no descriptor free (the process's open-file limit, RLIMIT_NOFILE, is reached); its position is kept and it is looked at again every second until one is free")
+        awaitingDescriptors.insert(path)
+        if descriptorRetryAt == nil { descriptorRetryAt = uptime + Self.descriptorRetry }
         return false
+    }
+
+    /// `path` has the descriptors it needs: no longer waiting for them.
+    private func openable(_ path: String) -> Bool {
+        awaitingDescriptors.remove(path)
+        return true
+    }
+
+    /// How often paths left unopened for want of a descriptor are looked at again.
+    static var descriptorRetry: Duration { .seconds(1) }
+
+    /// The retry is due: every path still waiting for descriptors is looked at again (and waits on if none is free).
+    func retryAwaitingDescriptors(now: Duration) throws(SinkError) {
+        guard let due = descriptorRetryAt, now >= due else { return }
+        descriptorRetryAt = nil
+        guard state != .disabled else { return awaitingDescriptors = [] }  // the wake-up looks at every path
+        let waiting = awaitingDescriptors.sorted()
+        awaitingDescriptors = []
+        for path in waiting { try reconcilePath(path) }
     }
 
     /// Keeps open descriptors under `limit` (`tail.maxOpenFiles` as it fits), releasing what `DescriptorBudget` picks.
@@ -118,10 +139,10 @@ extension Tailer {
         }
         for release in DescriptorBudget.releases(open, limit: limit) {
             switch release {
-            case .drainAndClose(let identity):
+            case .retire(let identity):
                 guard let file = tracked[identity] else { continue }
                 try read(file)
-                try close(file, reason: "drained and closed to stay under \(limit) open files")
+                try retire(file, reason: "retired to stay under \(limit) open files; read again if it grows")
             case .park(let identity):
                 guard let file = tracked[identity] else { continue }
                 tracked.park(file)  // at its resume offset (see `TrackedFiles.park`)

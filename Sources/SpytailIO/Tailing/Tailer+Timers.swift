@@ -1,7 +1,8 @@
 import SpytailCore
 
 /// The loop's timers: multiline idle flush, a rotated file's quiet check, checkpoint fsync, retrying a
-/// stalled output, polling folders inotify does not watch. They are deadlines of the loop's wait.
+/// stalled output, polling folders inotify does not watch, looking again at paths left for want of a
+/// descriptor. They are deadlines of the loop's wait.
 extension Tailer {
     /// Time until the next timer is due (nil: none).
     func nextTimeout() -> Duration? {
@@ -9,6 +10,7 @@ extension Tailer {
         if let sync = checkpointer.nextSync(settings: settings) { deadlines.append(sync) }
         if let retry = condition.nextDeadline(settings: settings) { deadlines.append(retry) }
         if let poll = watches.nextPoll(every: settings.pollInterval) { deadlines.append(poll) }
+        if let retry = descriptorRetryAt { deadlines.append(retry) }
         if telemetry != nil { deadlines.append(uptime + TelemetryPublisher.heartbeat) }  // `/healthz` sees the loop turn
         guard let next = deadlines.min() else { return nil }
         return max(.zero, next - uptime) + .milliseconds(1)
@@ -43,5 +45,6 @@ extension Tailer {
             }
         }
         if watches.pollDue(at: now, every: settings.pollInterval) { try pollUnwatched() }
+        try retryAwaitingDescriptors(now: now)
     }
 }

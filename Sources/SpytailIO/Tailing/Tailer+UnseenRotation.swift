@@ -129,14 +129,16 @@ extension Tailer {
         CopyOwners(discovery: discovery, sources: configuration.sources, followed: { tracked.followedPaths })
     }
 
-    /// Whether content with `fingerprint` was seen under `live`: remembered, or open now. A file opened empty has
-    /// no fingerprint until it reads its first line, but its content is the open file's to read: asked of the
-    /// file itself (a rotated copy of it arriving before it was read would otherwise be read twice).
+    /// Whether content with `fingerprint` was seen under `live`: remembered, open now, retired, or parked (its
+    /// position kept under the live path: the resume reads it on from there, wherever it was rotated to). A file
+    /// opened empty has no fingerprint until it reads its first line, but its content is the open file's to read:
+    /// asked of the file itself (a rotated copy of it arriving before it was read would otherwise be read twice).
     func hasSeen(_ fingerprint: Fingerprint, under live: String) -> Bool {
         if seen.contains(fingerprint, under: live) { return true }
         return tracked.open.contains { file in
             guard file.followPath == live else { return false }
             return (file.source?.fingerprint ?? Fingerprinter.ofDescriptor(file.descriptor, complete: true)?.fingerprint) == fingerprint
         } || tracked.retired(holding: fingerprint, under: live) != nil
+            || tracked.parked(at: live)?.contains { $0.fingerprint == fingerprint } == true
     }
 }

@@ -41,6 +41,12 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     var configStamp: FileStamp?
     /// Live paths already reported as unreadable.
     var unreadable: Set<String> = []
+    /// Whether this many more descriptors can be opened now (the process's limit, RLIMIT_NOFILE). A seam: the
+    /// simulator makes them run out.
+    var descriptorsFree: (Int) -> Bool = Syscall.canOpenDescriptors
+    /// Live paths left unopened for want of a descriptor, looked at again at `descriptorRetryAt`.
+    var awaitingDescriptors: Set<String> = []
+    var descriptorRetryAt: Duration?
     /// Events taken from the inbox while waiting inside a catch-up, for the loop's next batch.
     var deferred: [RunEvent] = []
     let buffer: UnsafeMutableRawBufferPointer

@@ -45,6 +45,9 @@ struct RunScenario: CustomStringConvertible {
         case outputDiskFull(bytes: Int?)
         /// The output file's syncs fail (EIO) from now on, or work again: checkpoints cannot be made durable.
         case outputSyncFails(Bool)
+        /// The process's descriptors run out (something else in it holds them: viewers' connections, a limit
+        /// lowered) or are free again. Played at the gauge the run asks before it opens a file; the loop turns once.
+        case descriptorsRunOut(Bool)
 
         var description: String {
             switch self {
@@ -66,6 +69,7 @@ struct RunScenario: CustomStringConvertible {
             case .checkpointDiskFull(let full): "checkpointDiskFull(\(full))"
             case .acknowledge(let n): "acknowledge(\(n))"
             case .outputSyncFails(let fails): "outputSyncFails(\(fails))"
+            case .descriptorsRunOut(let out): "descriptorsRunOut(\(out))"
             case .outputDiskFull(let room): "outputDiskFull(\(room.map { "\($0) bytes left" } ?? "room again"))"
             }
         }
@@ -115,6 +119,9 @@ struct RunScenario: CustomStringConvertible {
         var syncFails = false
         // Which writes leave a line half written: one more.
         var halves = SplitMix64(seed: seed ^ 0x4A1F)
+        // When the process's descriptors run out and are free again: one more.
+        var descriptors = SplitMix64(seed: seed ^ 0xFD5)
+        var descriptorsOut = false
         delivers = answers.below(2) == 0 && Self.withDestination
         var steps: [Step] = []
         var up = !startsLate
@@ -153,6 +160,10 @@ struct RunScenario: CustomStringConvertible {
             if disk.below(diskFull ? 6 : 30) == 0 {
                 diskFull.toggle()
                 steps.append(.outputDiskFull(bytes: diskFull ? [0, 100, 2000][disk.below(3)] : nil))
+            }
+            if descriptors.below(descriptorsOut ? 6 : 40) == 0 {
+                descriptorsOut.toggle()
+                steps.append(.descriptorsRunOut(descriptorsOut))
             }
             if sync.below(syncFails ? 8 : 60) == 0 {
                 syncFails.toggle()

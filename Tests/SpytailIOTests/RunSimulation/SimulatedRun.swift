@@ -29,6 +29,8 @@ final class SimulatedRun {
     private var checkpointDiskError: CheckpointStoreError? {
         checkpointDiskFull ? CheckpointStoreError(description: "No space left on device (ENOSPC)") : nil
     }
+    /// The process's descriptors have run out (`descriptorsRunOut`): the run's gauge says none is free.
+    private var descriptorsOut = false
     /// The run's state as last asked (a new process starts recording, the config's state).
     private var recording = true
     /// What broke an invariant, step by step.
@@ -151,6 +153,9 @@ final class SimulatedRun {
         case .outputDiskFull(let room):
             disk.room = room
             turn(with: [])
+        case .descriptorsRunOut(let out):
+            descriptorsOut = out
+            turn(with: [])
         case .outputSyncFails(let fails):
             disk.syncFails = fails
             turn(with: [])
@@ -164,10 +169,18 @@ final class SimulatedRun {
     /// Reading is paused behind a full output (backpressure): what a rotation destroys now (copytruncate's
     /// window, a copy deleted) is lost however promptly the run was told of it, as after a kill. The run must
     /// still say so with a gap; the end-of-run check counts the line as destroyed, not as lost by the run.
+    /// Likewise a live file the run could not open for want of a descriptor (`descriptorsRunOut`): nobody reads it
+    /// until one is free, so what a rotation destroys in it meanwhile is lost, and the run never had a position in
+    /// it to name in a gap.
     private func whileStalledExcused(_ change: () -> Void) {
         // Disabled (or idle) after a pause, the run reads nothing it was told of while paused until it records again.
-        guard let run = tailer, run.condition.isStalled || !recording else { return change() }
-        excusingWhatItDestroys(change)
+        guard let run = tailer else { return change() }
+        if run.condition.isStalled || !recording { return excusingWhatItDestroys(change) }
+        let unopened = run.awaitingDescriptors
+        guard !unopened.isEmpty else { return change() }
+        let before = Set(host.destroyed.keys)
+        change()
+        host.untell(host.destroyed.keys.filter { !before.contains($0) && unopened.contains(host.abs(host.writers[$0.writer].live)) })
     }
 
     /// Makes `change`, and what it destroys counts as destroyed before the run could read it (not told).
@@ -187,6 +200,7 @@ final class SimulatedRun {
         }
         perform(.checkpointDiskFull(false))  // room again: the run's saves recover
         (disk.room, disk.syncFails) = (nil, false)  // and its output
+        descriptorsOut = false  // and descriptors are free again: paths left for want of one are looked at again
         if tailer == nil { start() }
         perform(.setState(.recording))
         // Six rounds; with a destination, as many more as it takes to deliver everything (it answers every round,
@@ -219,6 +233,7 @@ final class SimulatedRun {
             tailer = run
             recording = true
             run.onWait = { [unowned self] in self.whileWaiting() }
+            run.descriptorsFree = { [unowned self] count in !self.descriptorsOut && Syscall.canOpenDescriptors(count) }
             run.onChainLooked = { [unowned self] _ in self.whileResuming() }
             run.open()
             try run.begin()
