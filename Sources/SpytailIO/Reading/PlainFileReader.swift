@@ -61,7 +61,8 @@ public final class PlainFileReader: ByteSource {
             if let last = chunk[..<n].lastIndex(of: 0x0A) { found = from + Int64(last) + 1 }
             upTo = from
         }
-        end = found ?? offset
-        return end!
+        let end = found ?? offset
+        self.end = end
+        return end
     }
 }
