@@ -178,16 +178,15 @@ final class SimulatedRun {
         if run.condition.isStalled || !recording { return excusingWhatItDestroys(change) }
         let unopened = run.awaitingDescriptors
         guard !unopened.isEmpty else { return change() }
-        let before = Set(host.destroyed.keys)
-        change()
-        host.untell(host.destroyed.keys.filter { !before.contains($0) && unopened.contains(host.abs(host.writers[$0.writer].live)) })
+        excusingWhatItDestroys(change, where: { unopened.contains(self.host.abs(self.host.writers[$0.writer].live)) })
     }
 
-    /// Makes `change`, and what it destroys counts as destroyed before the run could read it (not told).
-    private func excusingWhatItDestroys(_ change: () -> Void) {
+    /// Makes `change`, and what it destroys (of the lines `excused` picks) counts as destroyed before the run could
+    /// read it (not told).
+    private func excusingWhatItDestroys(_ change: () -> Void, where excused: (SimulatedHost.Line) -> Bool = { _ in true }) {
         let before = Set(host.destroyed.keys)
         change()
-        host.untell(host.destroyed.keys.filter { !before.contains($0) })
+        host.untell(host.destroyed.keys.filter { !before.contains($0) && excused($0) })
     }
 
     /// Writers reopen and finish their rotations, the checkpoint disk has room, the run (started if down,
