@@ -36,6 +36,26 @@ struct TailedFileTests {
         #expect(file.offset == 12, "the old content's rest is recovered from its copy from here")
     }
 
+    /// A file opened empty whose lines came before it was read (its events behind a busy loop at a stop) is saved
+    /// at 0 under the content its first line names: the run counts the open file as seeing that content, so a
+    /// restart that found no position for it took it for read and lost its lines (the node test, once in CI).
+    @Test func aFileOpenedEmptyAndWrittenBeforeItWasReadIsSavedAtItsStart() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let log = dir.write("2.log", "")
+        let file = try TailedFile(path: log, followPath: log, offset: 0, fingerprint: nil, parser: LineParser(name: "parse", format: .text, timestampFormat: .iso8601), now: .zero)
+        #expect(file.checkpoint() == nil, "nothing to name yet")
+        try FileHandle(forWritingTo: URL(fileURLWithPath: log)).appendAndClose("first li")
+        #expect(file.checkpoint() == nil, "a first line not finished names nothing yet")
+        try FileHandle(forWritingTo: URL(fileURLWithPath: log)).appendAndClose("ne\nsecond line\n")
+        let saved = try #require(file.checkpoint())
+        #expect(saved.offset == 0)
+        #expect(saved.fingerprint == Fingerprinter.ofFile(log))
+        #expect(saved.identity == file.identity && saved.path == log)
+        #expect(try Self.read(file).messages == ["first line", "second line"], "reading it later changes nothing of that")
+        #expect(file.checkpoint()?.fingerprint == saved.fingerprint)
+    }
+
     @Test func aFileThatOnlyGrowsIsReadAsBefore() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }

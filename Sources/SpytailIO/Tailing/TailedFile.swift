@@ -213,10 +213,20 @@ final class TailedFile {
 
     /// The checkpoint for this file, if anything of it was identified.
     func checkpoint() -> Checkpoint? {
-        guard let source else { return nil }
+        guard let source else { return undecidedCheckpoint() }
         let resume = resumeOffset
         return Checkpoint(path: followPath, identity: identity, fingerprint: source.fingerprint, offset: resume,
                           tailHash: tailHash(before: resume))
+    }
+
+    /// A file opened before its first line was finished and not read since (its events still queued behind a busy
+    /// loop when the run stops, say) may hold lines by now: the content its first line on the disk names, at 0
+    /// (nothing of it went out). Without it, a restart took that content for read once a newer one of its chain
+    /// was saved, and its lines were lost (the run counts such an open file as seeing that content). Nil while
+    /// there is no finished first line.
+    private func undecidedCheckpoint() -> Checkpoint? {
+        guard isOpen, let (fingerprint, _) = Fingerprinter.ofDescriptor(fd, complete: false) else { return nil }
+        return Checkpoint(path: followPath, identity: identity, fingerprint: fingerprint, offset: 0, tailHash: Self.tailHash(fd: fd, before: 0))
     }
 
     /// The hash of the bytes before `resume`: as they were read, or else (the offset moved without a read: a
