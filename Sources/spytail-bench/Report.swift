@@ -11,6 +11,13 @@ struct Figures {
     var mbPerSecond: Double { Double(workload.bytes) / 1e6 / wall }
     var linesPerSecond: Double { Double(workload.lines) / wall }
 
+    /// This command's speed against `base`'s, round by round (both ran in each round, one after the other): the
+    /// median of the rounds' ratios (`base`'s wall time over this one's). A slow spell of the machine falls on
+    /// both commands of a round, so it moves this far less than the ratio of the two medians.
+    func pairedSpeed(against base: Figures) -> Double {
+        median(zip(runs, base.runs).map { mine, theirs in theirs.wall / mine.wall })
+    }
+
     func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
