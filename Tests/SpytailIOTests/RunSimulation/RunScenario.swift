@@ -12,6 +12,8 @@ struct RunScenario: CustomStringConvertible {
         /// file that ends inside a line.
         case writeHalf(writer: Int, bytes: Int)
         case reopen(writer: Int)
+        /// The writer's container restarts into a new live file (the numbered writer, `a-N.log`; others: nothing).
+        case restart(writer: Int)
         case rotate(writer: Int)
         /// A rotation's second half (copytruncate's truncate, compress's gzip).
         case finishRotation(writer: Int)
@@ -54,6 +56,7 @@ struct RunScenario: CustomStringConvertible {
             case .write(let w, let n): "write(w\(w), \(n))"
             case .writeHalf(let w, let n): "writeHalf(w\(w), \(n))"
             case .reopen(let w): "reopen(w\(w))"
+            case .restart(let w): "restart(w\(w))"
             case .rotate(let w): "rotate(w\(w))"
             case .finishRotation(let w): "finishRotation(w\(w))"
             case .deliver(let n): "deliver(\(n))"
@@ -122,6 +125,8 @@ struct RunScenario: CustomStringConvertible {
         // When the process's descriptors run out and are free again: one more.
         var descriptors = SplitMix64(seed: seed ^ 0xFD5)
         var descriptorsOut = false
+        // When the numbered writer's container restarts: one more.
+        var restarts = SplitMix64(seed: seed ^ 0x8E57)
         delivers = answers.below(2) == 0 && Self.withDestination
         var steps: [Step] = []
         var up = !startsLate
@@ -165,6 +170,7 @@ struct RunScenario: CustomStringConvertible {
                 descriptorsOut.toggle()
                 steps.append(.descriptorsRunOut(descriptorsOut))
             }
+            if restarts.below(25) == 0 { steps.append(.restart(writer: 0)) }
             if sync.below(syncFails ? 8 : 60) == 0 {
                 syncFails.toggle()
                 steps.append(.outputSyncFails(syncFails))

@@ -427,4 +427,27 @@ struct RunScheduleTests {
                                            .deliver(events: 10)])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// A container restarts into `a-1.log` (the numbered writer's next live name): found while the run runs, its
+    /// lines read, then it is rotated (`a-1.log.1`) and restarts again while the run is down; the restart reads the
+    /// new live file and what its predecessor held, once each.
+    @Test func aRestartedContainersNewLiveFileIsFollowedThroughRotationAndARestartOfTheRun() {
+        let schedule = RunScenario(modes: [(.create, compress: true, delay: false), Self.plain, Self.plain],
+                                   steps: [.write(writer: 0, lines: 3), .deliver(events: 5), .restart(writer: 0), .write(writer: 0, lines: 4),
+                                           .deliver(events: 3), .rotate(writer: 0), .write(writer: 0, lines: 2), .stop,
+                                           .restart(writer: 0), .write(writer: 0, lines: 5), .start, .deliver(events: 20), .finishRotation(writer: 0)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    /// The simulator's own judgement (seed 464 with the restart step, shrunk): `b.log`'s line was told while the
+    /// file waited for a descriptor, then the run was killed, and copytruncate's truncate (the line was written
+    /// after its copy) destroyed it while the run was down. The run never had a descriptor to read it with: a line
+    /// of a file waiting for one when the process ends counts as unread, as one told during a pause does.
+    @Test func aLineToldWhileItsFileWaitedForADescriptorAndDestroyedWhileDownIsTheScenariosLoss() {
+        let schedule = RunScenario(modes: [Self.plain, (.copytruncate, compress: false, delay: false), (.copytruncate, compress: true, delay: false)],
+                                   steps: [.restart(writer: 0), .rotate(writer: 1), .descriptorsRunOut(true), .deliver(events: 4),
+                                           .write(writer: 1, lines: 1), .deliver(events: 3), .crash],
+                                   seed: 464)
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }

@@ -48,7 +48,10 @@ final class SimulatedHost {
         var stale = false
         /// A line written in part: the bytes still to come (its next write, reopen or rotation writes them first).
         var half: (line: Line, rest: [UInt8])?
-        var live: String { "logs/\(name).log" }
+        /// Times the writer's container restarted: each restart writes to a new live file (`a-1.log`, `a-2.log` …,
+        /// as a container's `0.log`, `1.log` …), found by the run while it runs.
+        var restarts = 0
+        var live: String { restarts == 0 ? "logs/\(name).log" : "logs/\(name)-\(restarts).log" }
     }
 
     let root: String
@@ -135,7 +138,7 @@ final class SimulatedHost {
     func config(delivers: Bool) -> String {
         let second = delivers ? #", {"type": "syslog", "address": "127.0.0.1:514"}"# : ""
         return #"""
-        {"sources": [{"name": "a", "include": ["logs/a.log"]},
+        {"sources": [{"name": "a", "include": ["logs/a.log", "logs/a-*.log"]},
                      {"name": "b", "include": ["logs/b.log"], "olddir": "old"},
                      {"name": "c", "include": ["logs/c.log"], "rotatedPattern": "c\\.(?<date>\\d{4}-\\d\\d-\\d\\d)\\.(?<index>\\d+)\\.log"}],
          "tail": {"rotateWaitMs": 1000, "maxOpenFiles": 8, "syncIntervalMs": 500},
@@ -307,6 +310,27 @@ final class SimulatedHost {
             startGeneration(live)
             event(live, .entries)
         }
+    }
+
+    /// Writer `w`'s container restarts (the numbered writer only): its rotation finished and its line finished, it
+    /// closes its file and writes to a new live file from now on. The old one stays, written no more, as a
+    /// restarted container's earlier log does.
+    func restart(_ w: Int) {
+        guard writers[w].naming == .numbered else { return }
+        finish(w)
+        finishHalf(w)
+        close(writers[w].fd)
+        if let old = writers[w].path { event(old, .arrived) }  // IN_CLOSE_WRITE
+        writers[w].restarts += 1
+        writers[w].rotations = 0
+        let live = writers[w].live
+        writers[w].fd = open(abs(live), O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        writers[w].path = live
+        writers[w].stale = false
+        lines[live] = []
+        durable[live] = 0
+        startGeneration(live)
+        event(live, .entries)
     }
 
     // MARK: rotating
@@ -491,6 +515,9 @@ final class SimulatedHost {
         }
         return taken.map(\.event)
     }
+
+    /// The files (relative paths) that hold `line` now (a copy and its live file, in copytruncate's window).
+    func paths(holding line: Line) -> [String] { lines.filter { $0.value.contains(line) }.map(\.key) }
 
     /// Lines no longer counted as told (destroyed while the run waited inside the step it was told in).
     func untell(_ lines: some Sequence<Line>) { told.subtract(lines) }

@@ -121,6 +121,7 @@ final class SimulatedRun {
         case .write(let w, let n): host.write(w, count: n)
         case .writeHalf(let w, let n): host.writeHalf(w, bytes: n)
         case .reopen(let w): host.reopen(w)
+        case .restart(let w): whileStalledExcused { host.restart(w) }
         case .rotate(let w): whileStalledExcused { host.rotate(w) }
         case .finishRotation(let w): whileStalledExcused { host.finish(w) }
         case .deliver(let n): turn(with: take(n).map { .watch($0) })
@@ -269,7 +270,9 @@ final class SimulatedRun {
     }
 
     private func stop() {
-        guard tailer != nil else { return }
+        guard let run = tailer else { return }
+        let unopened = run.awaitingDescriptors
+        defer { if tailer == nil { unopenedDied(unopened) } }
         if checkpointDiskFull { stopsUnsaved += 1 }
         let delivery = destination?.current
         if let delivery, answers.below(3) == 0 { delivery.answersAtFinish = false }
@@ -304,10 +307,22 @@ final class SimulatedRun {
         })
     }
 
+    /// The process ended while live files it was told of waited for a descriptor (`descriptorsRunOut`): it never
+    /// read their lines. They must be read from the files after the next start; what a rotation destroys before
+    /// then is lost however promptly the run was told of it (as in `whileStalledExcused` while it runs).
+    private func unopenedDied(_ unopened: Set<String>) {
+        guard !unopened.isEmpty else { return }
+        output.catchUp()
+        host.untell(host.told.filter { line in
+            !output.delivered.contains(line) && host.paths(holding: line).contains { unopened.contains(host.abs($0)) }
+        })
+    }
+
     /// Killed: nothing more is flushed or saved; inotify's queue dies with the process.
     private func crash() {
         guard let run = tailer else { return }
         let stalled = run.condition.isStalled || !recording  // disabled after a pause: what it was told of then, unread
+        unopenedDied(run.awaitingDescriptors)
         tailer = nil
         crashes += 1
         destination?.processDied()
