@@ -95,6 +95,22 @@ struct ChainResumeTests {
         #expect(resume.plan(members, size: { _ in .plain(0) }).steps == steps)
     }
 
+    /// Everything seen under the path since its chain was noted is known (`seenWhole`): a copy older than every
+    /// seen one holds content written since (let go while empty, then written by a writer that had not reopened:
+    /// the simulator's seed 1278), so it is read, not taken for history; the restart had remembered it as seen
+    /// without reading it. Without `seenWhole` it stays history.
+    @Test func withAllThatWasSeenKnownNoCopyIsHistory() {
+        let members = [Self.copy(Self.c), Self.copy(Self.a), Self.live(Self.b)]
+        var whole = ChainResume([Self.saved(Self.b, at: 40)], seen: [.init(Self.a)], seenWhole: true)
+        #expect(whole.plan(members, size: { _ in .plain(0) }).steps
+                == [.catchUp(member: 0, offset: 0), .follow(member: 2, offset: 40, saved: Self.saved(Self.b, at: 40))])
+        var bounded = ChainResume([Self.saved(Self.b, at: 40)], seen: [.init(Self.a)])
+        #expect(bounded.plan(members, size: { _ in .plain(0) }).steps == [.follow(member: 2, offset: 40, saved: Self.saved(Self.b, at: 40))])
+        // Not known at all (a checkpoint file without `seen`): `seenWhole` means nothing.
+        var unknown = ChainResume([Self.saved(Self.b, at: 40)], seen: nil, seenWhole: true)
+        #expect(unknown.plan(members, size: { _ in .plain(0) }).steps == [.follow(member: 2, offset: 40, saved: Self.saved(Self.b, at: 40))])
+    }
+
     /// A copy the last run read to its end and let go, after the oldest checkpointed member (a drained file kept
     /// its checkpoint while the next one was read and closed): not read again; one let go part-way, from there.
     @Test func aCopyReadBeforeAfterTheCheckpointedMemberIsNotReadAgain() {

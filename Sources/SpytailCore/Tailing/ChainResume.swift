@@ -95,8 +95,14 @@ public struct ChainResume: Sendable {
     public private(set) var delivered = Set<Fingerprint>()
     private var vanishedSaid = Set<Fingerprint>()
 
-    public init(_ checkpoints: [Checkpoint], seen: [SavedPositions.Seen]? = nil) {
+    /// Everything seen under the path since its chain was first read or noted is in `seen` (none dropped for the
+    /// bound): a member with content not among it was written since, wherever it sits in the chain — a copy let
+    /// go while still empty and written later by a writer that had not reopened, say — and is read.
+    public let seenWhole: Bool
+
+    public init(_ checkpoints: [Checkpoint], seen: [SavedPositions.Seen]? = nil, seenWhole: Bool = false) {
         self.checkpoints = checkpoints
+        self.seenWhole = seen != nil && seenWhole
         self.seen = seen.map { Set($0.map(\.fingerprint) + checkpoints.map(\.fingerprint)) }
         seenReadTo = Dictionary((seen ?? []).compactMap { s in s.readTo.map { (s.fingerprint, $0) } }, uniquingKeysWith: { _, last in last })
     }
@@ -164,12 +170,12 @@ public struct ChainResume: Sendable {
     /// newest seen member past where it was let go, when it grew since (a writer that had not reopened; also
     /// when it was gzipped after it grew, as its trailer tells). Members without a complete first line cannot be
     /// named and are left, and so is a copy of what the live file holds (copytruncate's window): the live file
-    /// is read instead.
+    /// is read instead. With `seenWhole`, no member is history: every one never seen is read.
     private func reads(before start: Int, in members: [Member], liveContent: Fingerprint?,
                        size: (Int) -> Size?) -> [(member: Int, offset: Int64)] {
         guard let seen else { return [] }
         let known = { (member: Member) in member.fingerprint.map { seen.contains($0) || self.delivered.contains($0) } ?? false }
-        let oldestKnown = members[..<start].firstIndex(where: known) ?? -1
+        let oldestKnown = seenWhole ? 0 : members[..<start].firstIndex(where: known) ?? -1
         let newestKnown = members[..<start].lastIndex(where: known) ?? -1
         var reads: [(member: Int, offset: Int64)] = []
         for index in max(oldestKnown, 0)..<start where members[index].fingerprint != nil && members[index].fingerprint != liveContent {

@@ -26,9 +26,12 @@ extension Tailer {
         try reconcileEverything()
     }
 
-    /// Every output took its bytes: says how long reading was paused.
+    /// Every output took its bytes: says how long reading was paused. Whatever was passed over meanwhile is
+    /// looked at again (`looksAgainAfterPause`: at once after a retry, at the end of the turn after a wait inside
+    /// a step; a file followed during the pause was opened and not read, and no event may come for it again).
     func endStall() {
         if let resumed = condition.outputsWritable(at: uptime) {
+            looksAgainAfterPause = true
             if resumed.said { report(.outputsWritable(afterSeconds: resumed.paused.components.seconds)) }
             publishStall(nil)
         }

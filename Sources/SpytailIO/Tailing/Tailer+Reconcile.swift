@@ -8,6 +8,7 @@ extension Tailer {
     /// a look would follow the live files again and move their positions past lines nobody exported (waking up
     /// looks at everything, `StateChange`'s `wakeUp`).
     func reconcileEverything() throws(SinkError) {
+        looksAgainAfterPause = false
         guard state != .disabled else { return }
         for file in tracked.open where tracked[file.identity] != nil { try reconcile(file) }
         for source in configuration.sources {

@@ -11,7 +11,7 @@ extension Tailer {
         // A rotation that runs between looking at a name and opening it moves the content: look again, for
         // as long as each look reads more of the chain (a slow reader behind a fast rotator catches up
         // member by member); only three looks in a row that read nothing give up.
-        var resume = ChainResume(checkpoints, seen: seen.knownContents(under: path))
+        var resume = ChainResume(checkpoints, seen: seen.knownContents(under: path), seenWhole: seen.isWhole(under: path))
         var fruitless = 0
         while fruitless < 3 {
             let before = resume.delivered.count

@@ -49,6 +49,9 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     var descriptorRetryAt: Duration?
     /// Events taken from the inbox while waiting inside a catch-up, for the loop's next batch.
     var deferred: [RunEvent] = []
+    /// A pause behind a full output ended inside a step (a catch-up's wait, a backlog's block): what that step
+    /// did not get to while paused (a file followed then, not read) is looked at when the turn ends.
+    var looksAgainAfterPause = false
     let buffer: UnsafeMutableRawBufferPointer
     /// Observers' window (the HTTP face), when there is one; and what it is shown.
     var publisher: TelemetryPublisher?
@@ -181,6 +184,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
         do {
             if try handle(batch) == .stop { return .stop }
             try onTimers()
+            if looksAgainAfterPause { try reconcileEverything() }
             try commit(durable: false)
             if telemetry != nil, batch.contains(where: \.isFileEvent) { telemetry?.exported(after: (uptime - arrived).seconds) }
         } catch where error.cause.pausesReading {
