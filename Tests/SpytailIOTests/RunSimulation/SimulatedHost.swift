@@ -317,12 +317,10 @@ final class SimulatedHost {
     /// restarted container's earlier log does.
     func restart(_ w: Int) {
         guard writers[w].naming == .numbered else { return }
-        finish(w)
-        finishHalf(w)
+        finish(w)  // and the half-written line with it
         close(writers[w].fd)
         if let old = writers[w].path { event(old, .arrived) }  // IN_CLOSE_WRITE
         writers[w].restarts += 1
-        writers[w].rotations = 0
         let live = writers[w].live
         writers[w].fd = open(abs(live), O_WRONLY | O_CREAT | O_APPEND, 0o644)
         writers[w].path = live
