@@ -451,17 +451,13 @@ struct RunScheduleTests {
         #expect(SimulatedRun(schedule).play() == [])
     }
 
-    /// A container restarted into `a-2.log` while the run was down (seed 2236 with the restart step, shrunk). At
-    /// the start no descriptor was free and the output was full; once descriptors were free again the new file was
-    /// followed while reading was still paused (opened, not read), and the pause ended inside a catch-up's wait,
-    /// which did not look at anything again: no event came for `a-2.log` after that, and its 18 lines were never
-    /// read. A pause that ends inside a step now has everything looked at when the turn ends.
+    /// Seed 2236 with the restart step: a container restarted into `a-2.log` while the run was down; at the start
+    /// no descriptor was free and the output was full; once descriptors were free the new file was followed while
+    /// reading was still paused (opened, not read), and the pause ended inside a catch-up's wait, which looked at
+    /// nothing again: no event came for `a-2.log` after that, and its lines were never read. A pause that ends
+    /// inside a step now has everything looked at when the turn ends. The whole seed is kept: its 14-step shrink
+    /// loses the lines only in some plays (the file system's inode reuse decides), the whole one in most.
     @Test func aFileFollowedWhileReadingWasPausedIsReadWhenThePauseEndsInsideAStep() {
-        let schedule = RunScenario(modes: [(.create, compress: true, delay: true), (.copytruncate, compress: true, delay: false), (.copytruncate, compress: true, delay: true)],
-                                   steps: [.restart(writer: 0), .deliver(events: 7), .overflow, .write(writer: 2, lines: 4), .write(writer: 1, lines: 1), .rotate(writer: 2),
-                                           .descriptorsRunOut(true), .outputDiskFull(bytes: 100), .crashWhileSaving, .restart(writer: 0), .start,
-                                           .write(writer: 0, lines: 18), .write(writer: 1, lines: 13), .rotate(writer: 1)],
-                                   seed: 2236)
-        #expect(SimulatedRun(schedule).play() == [])
+        #expect(SimulatedRun(RunScenario(seed: 2236)).play() == [])
     }
 }
