@@ -4,8 +4,10 @@ import SpytailCore
 /// stalled output, polling folders inotify does not watch, looking again at paths left for want of a
 /// descriptor. They are deadlines of the loop's wait.
 extension Tailer {
-    /// Time until the next timer is due (nil: none).
+    /// Time until the next timer is due (nil: none); none at all when a pause ended inside a step that did not
+    /// end a turn (start-up): the loop turns at once and looks at everything (`looksAgainAfterPause`).
     func nextTimeout() -> Duration? {
+        if looksAgainAfterPause { return .zero }
         var deadlines = tracked.open.compactMap { $0.lifecycle.nextDeadline(settings: settings(for: $0), hasPendingEntry: $0.hasPendingEntry) }
         if let sync = checkpointer.nextSync(settings: settings) { deadlines.append(sync) }
         if let retry = condition.nextDeadline(settings: settings) { deadlines.append(retry) }
