@@ -64,6 +64,8 @@ extension Tailer {
             forget(checkpoint.identity)
             report(.shorterThanRead(path: path, offset: checkpoint.offset, size: size))
         case .drainAgain:
+            // Kept retired, position and all, until a descriptor is free to drain it with (`awaitingDescriptors`).
+            guard try haveDescriptorsForOpening(path) else { return }
             forget(checkpoint.identity)
             try drain(path, from: checkpoint.offset, fingerprint: checkpoint.fingerprint, as: checkpoint.path)
         }

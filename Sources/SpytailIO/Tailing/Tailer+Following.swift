@@ -48,7 +48,8 @@ extension Tailer {
     func open(_ path: String, as livePath: String, from offset: Int64, fingerprint: Fingerprint?) throws(SinkError) -> Opening {
         try makeRoom()
         let file: TailedFile
-        do {
+        do throws(ReadError) {
+            if let errno = openFailure?() { throw ReadError(path: path, cause: .open(errno)) }
             let source = configuration.sourceIndex(ofLive: livePath)
             file = try TailedFile(path: path, followPath: livePath, offset: offset, fingerprint: fingerprint, source: source,
                                   parser: configuration.parser(forSource: source), now: uptime,
@@ -59,6 +60,12 @@ extension Tailer {
             // content for found and seen, and its arrival elsewhere for nothing new: it was lost). Otherwise
             // the deletion and the new file are events of their own.
             if case .open(let errno) = error.cause, errno.rawValue == ENOENT { return fingerprint == nil ? .notRead : .contentMoved }
+            // The descriptors the budget saw free were taken meanwhile (another thread, a limit lowered): the path
+            // waits for one as if the budget had said so, and is looked at again (it may get no event of its own).
+            if case .open(let errno) = error.cause, errno.rawValue == EMFILE || errno.rawValue == ENFILE {
+                awaitDescriptor(for: path)
+                return .notRead
+            }
             warnOnce(path, message: "\(error)")
             return .notRead
         }
@@ -106,10 +113,15 @@ extension Tailer {
         if descriptorsFree(Self.descriptorsForOpening) { return openable(path) }
         if tracked.openCount > 0 { try makeRoom(limit: tracked.openCount) }
         if descriptorsFree(Self.descriptorsForOpening) { return openable(path) }
+        awaitDescriptor(for: path)
+        return false
+    }
+
+    /// `path` could not be opened for want of a descriptor: said once, looked at again every `descriptorRetry`.
+    private func awaitDescriptor(for path: String) {
         warnOnce(path, "cannot open: no descriptor free (the process's open-file limit, RLIMIT_NOFILE, is reached); its position is kept and it is looked at again every second until one is free")
         awaitingDescriptors.insert(path)
         if descriptorRetryAt == nil { descriptorRetryAt = uptime + Self.descriptorRetry }
-        return false
     }
 
     /// `path` has the descriptors it needs: no longer waiting for them.

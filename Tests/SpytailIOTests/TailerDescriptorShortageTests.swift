@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import SpytailCore
+@testable import SpytailIO
+import SpytailTestSupport
+
+/// Opens that fail for want of a descriptor (EMFILE) where the descriptor budget was not asked, or said yes and
+/// another thread took the descriptor first: the path waits for one as if the budget had said no, and is looked
+/// at again every second, since no file event may ever come for it again. Driven by scripted file events and a
+/// manual clock; `Tailer.openFailure` plays the kernel's refusal.
+struct TailerDescriptorShortageTests {
+    /// A switch the test flips and the loop's thread reads.
+    final class Shortage: @unchecked Sendable {
+        private let out = Locked(false)
+        var isOut: Bool {
+            get { out.withLock { $0 } }
+            set { out.withLock { $0 = newValue } }
+        }
+    }
+
+    @Test func aNewFileWhoseOpenFailsForWantOfADescriptorIsReadOnceOneIsFree() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.file("logs"), withIntermediateDirectories: true)
+        dir.write("logs/a.log", "a\n")
+        let config = dir.write("c.json", #"""
+            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "cp.json",
+             "outputs": [{"type": "file", "path": "out.jsonl", "format": "text"}]}
+            """#)
+        func exported() -> [String] { TailerTests.lastWords(in: dir.file("out.jsonl")) }
+        let spy = RecordingFileEvents(), clock = ManualClock(), reporter = RecordingEventReporter(), shortage = Shortage()
+        let tailer = try Tailer(configFile: ConfigFile(path: config), store: RecordingCheckpointStore(), events: reporter, clock: clock,
+                                fileEvents: spy.factory)
+        tailer.openFailure = { shortage.isOut ? Errno(EMFILE) : nil }  // the budget says yes: only the open fails
+        let finished = TailerTests.start(tailer)
+        #expect(Waiting.until(10, every: 0.01) { exported() == ["a"] && spy.startCount == 1 })
+
+        shortage.isOut = true
+        dir.write("logs/b.log", "b\n")
+        spy.deliver(.changed(directory: dir.file("logs"), name: "b.log", kind: .entries))
+        #expect(Waiting.until(10, every: 0.01) { reporter.events.contains { if case .problem(.unreadable) = $0 { true } else { false } } })
+        shortage.isOut = false
+        // No event comes for `b.log` again: only the loop's own look a second later reads it.
+        #expect(Waiting.until(10, every: 0.05) {
+            clock.advance(by: .milliseconds(500))
+            return exported() == ["a", "b"]
+        }, "\(exported())")
+
+        tailer.inbox.push(.signal(SIGTERM))
+        #expect(Waiting.until(10, every: 0.01) { finished.value })
+    }
+
+    /// A rotated file retired after rotateWait grows while no descriptor is free: it stays retired at its position
+    /// (it was let go before draining it, and the failed open left nothing to read it again from).
+    @Test func aRetiredFileThatGrowsWhileNoDescriptorIsFreeIsDrainedFromItsPositionOnceOneIs() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        for folder in ["logs", "elsewhere"] { try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true) }
+        let log = dir.write("logs/app.log", "a\n")
+        let config = dir.write("c.json", #"""
+            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "checkpoints": "cp.json", "tail": {"rotateWaitMs": 1000},
+             "outputs": [{"type": "file", "path": "out.jsonl", "format": "text"}]}
+            """#)
+        func exported() -> [String] { TailerTests.lastWords(in: dir.file("out.jsonl")) }
+        let spy = RecordingFileEvents(), clock = ManualClock(), reporter = RecordingEventReporter(), shortage = Shortage()
+        let tailer = try Tailer(configFile: ConfigFile(path: config), store: RecordingCheckpointStore(), events: reporter, clock: clock,
+                                fileEvents: spy.factory)
+        tailer.descriptorsFree = { count in !shortage.isOut && Syscall.canOpenDescriptors(count) }
+        tailer.openFailure = { shortage.isOut ? Errno(EMFILE) : nil }
+        let finished = TailerTests.start(tailer)
+        let logs = dir.file("logs"), elsewhere = dir.file("elsewhere")
+        #expect(Waiting.until(10, every: 0.01) { exported() == ["a"] && spy.startCount == 1 })
+
+        // Rotated into another folder, quiet for rotateWait: retired, its position kept.
+        try FileManager.default.moveItem(atPath: log, toPath: dir.file("elsewhere/app.log.1"))
+        dir.write("logs/app.log", "")
+        spy.deliver(.changed(directory: logs, name: "app.log", kind: .entries))
+        #expect(Waiting.until(10, every: 0.01) { spy.currentlyWatched.contains(elsewhere) })
+        #expect(Waiting.until(10, every: 0.01) {
+            clock.advance(by: .milliseconds(500))
+            return reporter.events.contains { if case .closed(_, let reason) = $0 { reason.contains("read again if it grows") } else { false } }
+        })
+
+        // It grows while the process has no descriptor to spare.
+        shortage.isOut = true
+        try FileHandle(forWritingTo: URL(fileURLWithPath: dir.file("elsewhere/app.log.1"))).appendAndClose("b\n")
+        spy.deliver(.changed(directory: elsewhere, name: "app.log.1", kind: .modified))
+        #expect(Waiting.until(10, every: 0.01) { reporter.events.contains { if case .problem(.unreadable) = $0 { true } else { false } } })
+        shortage.isOut = false
+        #expect(Waiting.until(10, every: 0.05) {
+            clock.advance(by: .milliseconds(500))
+            return exported() == ["a", "b"]
+        }, "\(exported())")
+
+        tailer.inbox.push(.signal(SIGTERM))
+        #expect(Waiting.until(10, every: 0.01) { finished.value })
+    }
+}
