@@ -96,3 +96,48 @@ struct TailerDescriptorShortageTests {
         #expect(Waiting.until(10, every: 0.01) { finished.value })
     }
 }
+
+/// A parked file (closed to stay under `tail.maxOpenFiles`, its position kept) is looked at without a descriptor:
+/// the same inode at the size it was parked at means nothing new. Not when that size is 0: copytruncate empties the
+/// file it copied, and a parked content always had a first line, which is now in the copy.
+struct TailerParkedFileTests {
+    @Test func aParkedFileEmptiedByCopytruncateIsReadFromItsCopy() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let logs = dir.file("logs")
+        try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
+        dir.write("logs/a.log", "")
+        let others = (1...7).map { "f\($0).log" }
+        for name in others { dir.write("logs/\(name)", "\(name)\n") }
+        let config = dir.write("c.json", #"""
+            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "tail": {"maxOpenFiles": 8},
+             "outputs": [{"type": "file", "path": "out.txt", "format": "text"}]}
+            """#)
+        func exported() -> [String] { TailerTests.lastWords(in: dir.file("out.txt")) }
+        let clock = ManualClock()
+        let tailer = try Tailer(configFile: ConfigFile(path: config), store: nil, events: RecordingEventReporter(), clock: clock,
+                                fileEvents: RecordingFileEvents().factory)
+        tailer.open()
+        try tailer.begin()
+        // The seven others grow later; `a.log`, followed while empty, stays the quietest.
+        clock.advance(by: .seconds(10))
+        for name in others {
+            try FileHandle(forWritingTo: URL(fileURLWithPath: dir.file("logs/\(name)"))).appendAndClose("more\n")
+            _ = try tailer.turn([.watch(.changed(directory: logs, name: name, kind: .modified))])
+        }
+        // A line in `a.log` the run was not told of yet; then a ninth file: `a.log` is parked to make room, at 0.
+        try FileHandle(forWritingTo: URL(fileURLWithPath: dir.file("logs/a.log"))).appendAndClose("kept\n")
+        dir.write("logs/g.log", "g\n")
+        _ = try tailer.turn([.watch(.changed(directory: logs, name: "g.log", kind: .modified))])
+        #expect(tailer.tracked.parked(at: dir.file("logs/a.log")) != nil)
+        #expect(!exported().contains("kept"))
+
+        // copytruncate: the copy holds the line, the file is empty again (the same inode).
+        try FileManager.default.copyItem(atPath: dir.file("logs/a.log"), toPath: dir.file("logs/a.log.1"))
+        dir.write("logs/a.log", "")
+        _ = try tailer.turn([.watch(.changed(directory: logs, name: "a.log.1", kind: .entries)),
+                             .watch(.changed(directory: logs, name: "a.log", kind: .modified))])
+        #expect(exported().filter { $0 == "kept" }.count == 1, "\(exported())")
+        tailer.abandon()
+    }
+}

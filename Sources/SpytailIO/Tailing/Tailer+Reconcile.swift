@@ -75,8 +75,9 @@ extension Tailer {
         }
         if let parked = tracked.parked(at: path) {
             // Still the same file with nothing new (and nothing else parked there left to read): stay parked, no
-            // descriptor spent on it.
-            let unchanged = parked.contains { $0.identity == identity }
+            // descriptor spent on it. An empty file holds nothing of a parked content, which had a first line at
+            // least (copytruncate emptied it: the content is in the copy).
+            let unchanged = info.st_size > 0 && parked.contains { $0.identity == identity }
                 && parked.allSatisfy { $0.drained || ($0.identity == identity && Int64(info.st_size) == $0.offset) }
             if unchanged { return }
             guard try haveDescriptorsForOpening(path) else { return }
