@@ -44,8 +44,8 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     /// Whether this many more descriptors can be opened now (the process's limit, RLIMIT_NOFILE). A seam: the
     /// simulator makes them run out.
     var descriptorsFree: (Int) -> Bool = Syscall.canOpenDescriptors
-    /// A seam for the simulator: an `open(2)` of a followed or drained file fails with this (EMFILE: the
-    /// descriptors the budget saw free were taken by the time of the open).
+    /// A seam for tests: an `open(2)` of a followed or drained file fails with this (EMFILE: the descriptors the
+    /// budget saw free were taken by the time of the open; `TailerDescriptorShortageTests`).
     var openFailure: (() -> Errno?)?
     /// Live paths left unopened for want of a descriptor, looked at again at `descriptorRetryAt`.
     var awaitingDescriptors: Set<String> = []
