@@ -9,15 +9,6 @@ import SpytailTestSupport
 /// at again every second, since no file event may ever come for it again. Driven by scripted file events and a
 /// manual clock; `Tailer.openFailure` plays the kernel's refusal.
 struct TailerDescriptorShortageTests {
-    /// A switch the test flips and the loop's thread reads.
-    final class Shortage: @unchecked Sendable {
-        private let out = Locked(false)
-        var isOut: Bool {
-            get { out.withLock { $0 } }
-            set { out.withLock { $0 = newValue } }
-        }
-    }
-
     @Test func aNewFileWhoseOpenFailsForWantOfADescriptorIsReadOnceOneIsFree() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
@@ -28,18 +19,18 @@ struct TailerDescriptorShortageTests {
              "outputs": [{"type": "file", "path": "out.jsonl", "format": "text"}]}
             """#)
         func exported() -> [String] { TailerTests.lastWords(in: dir.file("out.jsonl")) }
-        let spy = RecordingFileEvents(), clock = ManualClock(), reporter = RecordingEventReporter(), shortage = Shortage()
+        let spy = RecordingFileEvents(), clock = ManualClock(), reporter = RecordingEventReporter(), descriptorsOut = Locked(false)
         let tailer = try Tailer(configFile: ConfigFile(path: config), store: RecordingCheckpointStore(), events: reporter, clock: clock,
                                 fileEvents: spy.factory)
-        tailer.openFailure = { shortage.isOut ? Errno(EMFILE) : nil }  // the budget says yes: only the open fails
+        tailer.openFailure = { descriptorsOut.withLock { $0 } ? Errno(EMFILE) : nil }  // the budget says yes: only the open fails
         let finished = TailerTests.start(tailer)
         #expect(Waiting.until(10, every: 0.01) { exported() == ["a"] && spy.startCount == 1 })
 
-        shortage.isOut = true
+        descriptorsOut.withLock { $0 = true }
         dir.write("logs/b.log", "b\n")
         spy.deliver(.changed(directory: dir.file("logs"), name: "b.log", kind: .entries))
         // No event comes for `b.log` again: only the loop's own look a second later reads it.
-        expectReadOnceADescriptorIsFree(["a", "b"], exported: exported, reporter: reporter, shortage: shortage, clock: clock,
+        expectReadOnceADescriptorIsFree(["a", "b"], exported: exported, reporter: reporter, descriptorsOut: descriptorsOut, clock: clock,
                                         tailer: tailer, finished: finished)
     }
 
@@ -55,11 +46,11 @@ struct TailerDescriptorShortageTests {
              "outputs": [{"type": "file", "path": "out.jsonl", "format": "text"}]}
             """#)
         func exported() -> [String] { TailerTests.lastWords(in: dir.file("out.jsonl")) }
-        let spy = RecordingFileEvents(), clock = ManualClock(), reporter = RecordingEventReporter(), shortage = Shortage()
+        let spy = RecordingFileEvents(), clock = ManualClock(), reporter = RecordingEventReporter(), descriptorsOut = Locked(false)
         let tailer = try Tailer(configFile: ConfigFile(path: config), store: RecordingCheckpointStore(), events: reporter, clock: clock,
                                 fileEvents: spy.factory)
-        tailer.descriptorsFree = { count in !shortage.isOut && Syscall.canOpenDescriptors(count) }
-        tailer.openFailure = { shortage.isOut ? Errno(EMFILE) : nil }
+        tailer.descriptorsFree = { count in !descriptorsOut.withLock({ $0 }) && Syscall.canOpenDescriptors(count) }
+        tailer.openFailure = { descriptorsOut.withLock { $0 } ? Errno(EMFILE) : nil }
         let finished = TailerTests.start(tailer)
         let logs = dir.file("logs"), elsewhere = dir.file("elsewhere")
         #expect(Waiting.until(10, every: 0.01) { exported() == ["a"] && spy.startCount == 1 })
@@ -75,20 +66,20 @@ struct TailerDescriptorShortageTests {
         })
 
         // It grows while the process has no descriptor to spare.
-        shortage.isOut = true
+        descriptorsOut.withLock { $0 = true }
         try FileHandle(forWritingTo: URL(fileURLWithPath: dir.file("elsewhere/app.log.1"))).appendAndClose("b\n")
         spy.deliver(.changed(directory: elsewhere, name: "app.log.1", kind: .modified))
-        expectReadOnceADescriptorIsFree(["a", "b"], exported: exported, reporter: reporter, shortage: shortage, clock: clock,
+        expectReadOnceADescriptorIsFree(["a", "b"], exported: exported, reporter: reporter, descriptorsOut: descriptorsOut, clock: clock,
                                         tailer: tailer, finished: finished)
     }
 
     /// Once the open's refusal was said, descriptors are free again: the loop's look a second later (the clock moves,
     /// no file event comes) exports `expected`; then the run stops.
     private func expectReadOnceADescriptorIsFree(_ expected: [String], exported: () -> [String], reporter: RecordingEventReporter,
-                                                 shortage: Shortage, clock: ManualClock, tailer: Tailer<ManualClock>,
+                                                 descriptorsOut: Locked<Bool>, clock: ManualClock, tailer: Tailer<ManualClock>,
                                                  finished: TailerTests.Box<Bool>) {
         #expect(Waiting.until(10, every: 0.01) { reporter.events.contains { if case .problem(.unreadable) = $0 { true } else { false } } })
-        shortage.isOut = false
+        descriptorsOut.withLock { $0 = false }
         #expect(Waiting.until(10, every: 0.05) {
             clock.advance(by: .milliseconds(500))
             return exported() == expected
