@@ -36,7 +36,7 @@ extension Tailer {
         case .wakeUp:
             state = newState
             rewatch()
-            for (path, checkpoints) in tracked.unparkAll() { try resume(path, from: checkpoints) }
+            for (path, checkpoints) in tracked.unparkAll() { try resumeWhenDescriptorsAllow(path, from: checkpoints) }
             try reconcileEverything()
         case .flushPendingEntries:
             for file in tracked.open { try file.flushPendingEntry(emit) }

@@ -85,8 +85,21 @@ extension Tailer {
         } else {
             guard try haveDescriptorsForOpening(path) else { return }
             try catchUpCopiesOfNewFile(path)
+            // copytruncate between its copy and its truncate: the live file starts with the content of a copy read
+            // (now, or when the copy arrived first) and kept at its end; it is read on from there.
+            if let fingerprint = Fingerprinter.ofFile(path), let read = copyRead(fingerprint, under: path), Int64(info.st_size) >= read,
+               try follow(path, from: read, fingerprint: fingerprint) {
+                return
+            }
             try follow(path, from: 0, fingerprint: nil)
         }
+    }
+
+    /// How far a rotated copy of `path` holding `fingerprint` was read (a plain copy kept retired at its end, or
+    /// one let go part-way); nil when none was.
+    private func copyRead(_ fingerprint: Fingerprint, under path: String) -> Int64? {
+        let read = tracked.retired(holding: fingerprint, under: path)?.checkpoint.offset ?? seen.readOffset(of: fingerprint, under: path)
+        return read.flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// One message per path and problem, until the path is a readable file again.

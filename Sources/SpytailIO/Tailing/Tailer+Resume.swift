@@ -22,6 +22,14 @@ extension Tailer {
         try follow(path, from: 0, fingerprint: nil)
     }
 
+    /// `resume(_:from:)` once descriptors are free for it; until then the checkpoints stay parked at `path`, looked at
+    /// again every `descriptorRetry` (`haveDescriptorsForOpening`). A resume whose opens fail would take the content
+    /// it could not open for read: a start, or a wake-up, with the descriptors all taken lost it.
+    func resumeWhenDescriptorsAllow(_ path: String, from checkpoints: [Checkpoint]) throws(SinkError) {
+        guard try haveDescriptorsForOpening(path) else { return tracked.park(checkpoints, at: path) }
+        try resume(path, from: checkpoints)
+    }
+
     /// One look at the chain, carried out as `ChainResume` plans it; false when a member no longer held its
     /// content when opened (nothing was emitted from it).
     private func resumeOnce(_ path: String, _ resume: inout ChainResume) throws(SinkError) -> Bool {

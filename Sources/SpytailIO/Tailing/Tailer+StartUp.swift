@@ -19,19 +19,21 @@ extension Tailer {
             return
         }
         for (path, group) in Dictionary(grouping: checkpoints, by: \.path).sorted(by: { $0.key < $1.key }) {
-            try resume(path, from: group)
+            try resumeWhenDescriptorsAllow(path, from: group)
         }
         let listings = FolderListings()  // the skipped histories' folders, listed once for all their live files
         for source in configuration.sources {
-            for path in discovery.liveFiles(for: source) where tracked.identity(followedAt: path) == nil {
+            for path in discovery.liveFiles(for: source) where tracked.identity(followedAt: path) == nil && tracked.parked(at: path) == nil {
                 guard Syscall.stat(path) != nil else { continue }
                 let known = checkpoints.contains { $0.path == path }
                 if !known && saved.seen[path] != nil {
                     // Followed at the stop with nothing to checkpoint yet (empty): its chain is not new, but
                     // what arrived in it since is.
-                    try resume(path, from: [])
+                    try resumeWhenDescriptorsAllow(path, from: [])
                     continue
                 }
+                // No descriptor free: looked at again once one is (`reconcilePath` reads its unseen copies first).
+                guard try haveDescriptorsForOpening(path) else { continue }
                 seen.noteChain(of: path)
                 if !known && (source.startAt == .end || !source.rotated) {
                     rememberSkipped(discovery.rotatedChain(of: path, source: source, listings: listings), under: path)

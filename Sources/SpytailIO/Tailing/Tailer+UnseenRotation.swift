@@ -23,10 +23,12 @@ extension Tailer {
     }
 
     /// A copy of content that was retired part-way and then went from view (gzipped after it grew): what it
-    /// holds past where reading stopped is read now.
+    /// holds past where reading stopped is read now. Not content open or parked under the live path: that is read
+    /// on from its own position (a parked one when it is resumed), and reading it here too sent its lines twice.
     private func catchUpLonger(_ copy: String, under live: String, fingerprint: Fingerprint? = nil) throws(SinkError) {
         guard state != .disabled, !pipeline.isStalled, let fingerprint = fingerprint ?? Fingerprinter.ofFile(copy),
-              !tracked.open.contains(where: { $0.followPath == live && $0.source?.fingerprint == fingerprint }) else { return }
+              !tracked.open.contains(where: { $0.followPath == live && $0.source?.fingerprint == fingerprint }),
+              tracked.parked(at: live)?.contains(where: { $0.fingerprint == fingerprint }) != true else { return }
         if let old = tracked.retired(holding: fingerprint, under: live) {
             // Still where it was retired: its growth is read there. Gone (renamed, gzipped): this copy holds it.
             guard Syscall.stat(old.currentPath).map({ FileIdentity($0) }) != old.checkpoint.identity else { return }

@@ -54,7 +54,8 @@ struct TrackedFiles {
     private var entries: [Key: Entry] = [:]
     /// Which open file each live path follows (two names may lead to one file: a hard link).
     private var followed: [String: FileIdentity] = [:]
-    /// The identities parked under each live path, in the order they were parked (never an empty list).
+    /// The identities parked under each live path, in the order they were parked (empty: a resume with no position
+    /// saved waits there, `park(_:at:)`).
     private var parkedAt: [String: [FileIdentity]] = [:]
     private(set) var openCount = 0
     private var retiredCount = 0
@@ -187,6 +188,14 @@ struct TrackedFiles {
         entries[.parked(checkpoint.path, checkpoint.identity)] = .parked(checkpoint)
         parkedAt[checkpoint.path, default: []].removeAll { $0 == checkpoint.identity }
         parkedAt[checkpoint.path]!.append(checkpoint.identity)
+    }
+
+    /// A resume of `path` from `checkpoints` put off (no descriptor free): they are parked there, and so is the resume
+    /// itself when there are none (a live file followed empty at the last stop: its rotated copies are read when the
+    /// path is looked at again, as the resume would have).
+    mutating func park(_ checkpoints: [Checkpoint], at path: String) {
+        for checkpoint in checkpoints { park(checkpoint) }
+        if parkedAt[path] == nil { parkedAt[path] = [] }
     }
 
     /// Every open file parked at once (the state became `disabled`); returns them for the caller to close. Every

@@ -48,7 +48,8 @@ struct RunScenario: CustomStringConvertible {
         /// The output file's syncs fail (EIO) from now on, or work again: checkpoints cannot be made durable.
         case outputSyncFails(Bool)
         /// The process's descriptors run out (something else in it holds them: viewers' connections, a limit
-        /// lowered) or are free again. Played at the gauge the run asks before it opens a file; the loop turns once.
+        /// lowered) or are free again. Played at the gauge the run asks before it opens a file, and at every open of a
+        /// log file, which fails (EMFILE) meanwhile; the loop turns once.
         case descriptorsRunOut(Bool)
 
         var description: String {

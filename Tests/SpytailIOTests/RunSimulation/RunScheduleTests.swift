@@ -460,4 +460,60 @@ struct RunScheduleTests {
     @Test func aFileFollowedWhileReadingWasPausedIsReadWhenThePauseEndsInsideAStep() {
         #expect(SimulatedRun(RunScenario(seed: 2236)).play() == [])
     }
+
+    // Opens that fail while descriptors are out (the simulator's `openFailure`, seeds 1…400: 67 lost or doubled
+    // lines before these four were mended).
+
+    /// Seed 20, shrunk: `b.log` rotated while disabled, then a kill and a start with no descriptor free. The start
+    /// resumed the checkpointed content at once; its open in the rotated copy failed, and the resume took it for
+    /// read. A start (or a wake-up) with no descriptor free now parks the positions until one is.
+    @Test func aResumeAtAStartWithNoDescriptorFreeWaitsForOne() {
+        let schedule = RunScenario(modes: [(.copytruncate, compress: false, delay: false), Self.plain, Self.plain],
+                                   steps: [.write(writer: 1, lines: 3), .rotate(writer: 1), .setState(.disabled), .descriptorsRunOut(true),
+                                           .crashWhileSaving, .start])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    /// Seed 373, shrunk: `c.log` was followed empty (no checkpoint, but its chain known), its lines were rotated
+    /// into a copy, and the power went; the start found no descriptor free. The path was looked at again later as a
+    /// new file, whose known chain said the copy was old. The resume it was owed is now parked for it.
+    @Test func aResumeOfAFileFollowedEmptyWaitsForADescriptor() {
+        let schedule = RunScenario(modes: [(.create, compress: true, delay: true), (.create, compress: true, delay: true), Self.plain],
+                                   steps: [.outputSyncFails(true), .write(writer: 2, lines: 2), .rotate(writer: 2), .tick(milliseconds: 2500),
+                                           .descriptorsRunOut(true), .powerLoss, .start])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    /// Seed 1033, shrunk: `b.log`'s rotated copy, drained and retired, grew while the run was down; the start parked
+    /// its position (no descriptor free). When its folder was looked at, the copy counted as content read part-way
+    /// and grown, and was read from the mark; then the parked position was resumed and read it again. Content
+    /// parked under the live path is left to its resume.
+    @Test func aParkedCopyThatGrewIsReadOnceByItsResume() {
+        let schedule = RunScenario(modes: [(.create, compress: true, delay: true), Self.plain, Self.plain],
+                                   steps: [.write(writer: 1, lines: 4), .rotate(writer: 1), .deliver(events: 12), .tick(milliseconds: 2500), .stop,
+                                           .write(writer: 1, lines: 20), .descriptorsRunOut(true), .start])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    /// Seed 2153, shrunk: a first start with no descriptor free, then copytruncate copied `b.log` and the run looked
+    /// before the truncate. The path, looked at as a new file, read the copy and then the live file from 0: the
+    /// same lines twice. A new live file that starts with a copy just read is read on from the copy's end, as the
+    /// first start's history does.
+    @Test func aNewFileInsideCopytruncatesWindowIsReadOnFromItsCopy() {
+        let schedule = RunScenario(modes: [(.create, compress: true, delay: true), (.copytruncate, compress: true, delay: true), Self.plain],
+                                   startsLate: true, delivers: true,
+                                   steps: [.descriptorsRunOut(true), .start, .write(writer: 1, lines: 6), .rotate(writer: 1),
+                                           .descriptorsRunOut(false), .deliver(events: 10)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    /// The simulator's own judgement (seed 1333, shrunk): `a.log`'s lines were told while it waited for a descriptor,
+    /// then its writer restarted into `a-1.log`, finishing copytruncate's truncate, which destroyed them. They were
+    /// the scenario's loss, but the excuse looked for the writer's live file after the restart (`a-1.log`).
+    @Test func linesDestroyedByAWritersRestartWhileTheirFileWaitedForADescriptorAreTheScenariosLoss() {
+        let schedule = RunScenario(modes: [(.copytruncate, compress: false, delay: true), Self.plain, (.create, compress: true, delay: false)],
+                                   steps: [.stop, .descriptorsRunOut(true), .start, .rotate(writer: 0), .write(writer: 0, lines: 10),
+                                           .deliver(events: 4), .restart(writer: 0)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }

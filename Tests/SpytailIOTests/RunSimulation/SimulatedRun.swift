@@ -29,7 +29,8 @@ final class SimulatedRun {
     private var checkpointDiskError: CheckpointStoreError? {
         checkpointDiskFull ? CheckpointStoreError(description: "No space left on device (ENOSPC)") : nil
     }
-    /// The process's descriptors have run out (`descriptorsRunOut`): the run's gauge says none is free.
+    /// The process's descriptors have run out (`descriptorsRunOut`): the run's gauge says none is free, and every
+    /// `open(2)` of a log file fails with EMFILE.
     private var descriptorsOut = false
     /// The run's state as last asked (a new process starts recording, the config's state).
     private var recording = true
@@ -179,7 +180,9 @@ final class SimulatedRun {
         if run.condition.isStalled || !recording { return excusingWhatItDestroys(change) }
         let unopened = run.awaitingDescriptors
         guard !unopened.isEmpty else { return change() }
-        excusingWhatItDestroys(change, where: { unopened.contains(self.host.abs(self.host.writers[$0.writer].live)) })
+        // Each writer's live file as it is before the change (a restart moves its writer on to a new one).
+        let live = host.writers.map { host.abs($0.live) }
+        excusingWhatItDestroys(change, where: { unopened.contains(live[$0.writer]) })
     }
 
     /// Makes `change`, and what it destroys (of the lines `excused` picks) counts as destroyed before the run could
@@ -234,6 +237,7 @@ final class SimulatedRun {
             recording = true
             run.onWait = { [unowned self] in self.whileWaiting() }
             run.descriptorsFree = { [unowned self] count in !self.descriptorsOut && Syscall.canOpenDescriptors(count) }
+            run.openFailure = { [unowned self] in self.descriptorsOut ? Errno(EMFILE) : nil }  // also where no gauge was asked
             run.onChainLooked = { [unowned self] _ in self.whileResuming() }
             run.open()
             try run.begin()
