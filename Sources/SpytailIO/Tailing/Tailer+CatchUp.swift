@@ -16,7 +16,15 @@ extension Tailer {
     func catchUp(_ member: String, from offset: Int64, fingerprint: Fingerprint?, as livePath: String,
                  stillWritten: Bool = false) throws(SinkError) -> Int64? {
         guard let fingerprint else { return 0 }
-        guard let source = try? FileOpener.open(member) else { return nil }
+        let source: any ByteSource
+        do throws(ReadError) {
+            if let errno = openFailure?() { throw ReadError(path: member, cause: .open(errno)) }
+            source = try FileOpener.open(member)
+        } catch {
+            // No descriptor free: the copy is looked at again once one is (as at its arrival), not passed over.
+            if case .open(let errno) = error.cause, errno.rawValue == EMFILE || errno.rawValue == ENFILE { awaitDescriptor(for: member) }
+            return nil
+        }
         if stillWritten, let plain = source as? PlainFileReader { plain.endAtLastNewline(notBefore: offset) }
         if let size = Syscall.stat(member).map({ Int64($0.st_size) }), takesBlockPath(source.isCompressed ? size * 4 : size - offset) {
             return try catchUpThroughBlocks(member, source, from: offset, fingerprint: fingerprint, as: livePath)

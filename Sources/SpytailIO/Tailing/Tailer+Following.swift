@@ -118,7 +118,7 @@ extension Tailer {
     }
 
     /// `path` could not be opened for want of a descriptor: said once, looked at again every `descriptorRetry`.
-    private func awaitDescriptor(for path: String) {
+    func awaitDescriptor(for path: String) {
         warnOnce(path, "cannot open: no descriptor free (the process's open-file limit, RLIMIT_NOFILE, is reached); its position is kept and it is looked at again every second until one is free")
         awaitingDescriptors.insert(path)
         if descriptorRetryAt == nil { descriptorRetryAt = uptime + Self.descriptorRetry }

@@ -516,4 +516,14 @@ struct RunScheduleTests {
                                            .deliver(events: 4), .restart(writer: 0)])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// Seed 391, shrunk: `a-1.log` was rotated twice while no descriptor was free; the arrival of its copy was read
+    /// whole but the copy could not be opened, and nothing looked at it again. A copy whose open finds no descriptor
+    /// free now waits for one like a live file, and is read as at its arrival.
+    @Test func aCopyThatArrivesWhileNoDescriptorIsFreeIsReadOnceOneIs() {
+        let schedule = RunScenario(modes: [(.create, compress: true, delay: false), Self.plain, (.copytruncate, compress: false, delay: false)],
+                                   steps: [.restart(writer: 0), .write(writer: 0, lines: 2), .descriptorsRunOut(true), .rotate(writer: 0),
+                                           .rotate(writer: 0), .deliver(events: 3), .deliver(events: 8)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }
