@@ -46,14 +46,18 @@ enum Harness {
         FileManager.default.createFile(atPath: errPath, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: errPath) }
         let errHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        let out = Pipe(), input = Pipe()
-        process.standardOutput = out
+        // Pipes no other child inherits (`RunTools.privatePipe`): a copy of either end in a process another test
+        // spawns meanwhile would hold back the EOF this waits for, or the one the child waits for on its stdin.
+        let out = try RunTools.privatePipe(), input = try RunTools.privatePipe()
+        process.standardOutput = out.writing
         process.standardError = errHandle
-        process.standardInput = input
+        process.standardInput = input.reading
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        try out.writing.close()
+        try input.reading.close()
+        if let stdin { input.writing.write(stdin) }
+        try input.writing.close()
+        let outData = out.reading.readDataToEndOfFile()
         process.waitUntilExit()
         try errHandle.close()
         let errData = try Data(contentsOf: URL(fileURLWithPath: errPath))

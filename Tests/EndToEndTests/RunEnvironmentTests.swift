@@ -60,13 +60,13 @@ struct RunClosedPipeTests {
         let toStdout = dir.write("stdout.json", RunTools.config(output: nil))
         let lines = (1...20).map { "2026-11-20T10:00:00Z INFO seq=\($0)\n" }
         dir.write("logs/app.log", lines[..<10].joined())
-        let pipe = Pipe()
-        let spytail = try RunningSpytail(config: toStdout, in: dir, stdout: pipe.fileHandleForWriting)
-        try pipe.fileHandleForWriting.close()
+        let pipe = try RunTools.privatePipe()
+        let spytail = try RunningSpytail(config: toStdout, in: dir, stdout: pipe.writing)
+        try pipe.writing.close()
         var received = Data()
         let deadline = Date().addingTimeInterval(20)
         while received.filter({ $0 == 0x0A }).count < 10 && Date() < deadline {
-            received.append(pipe.fileHandleForReading.availableData)
+            received.append(pipe.reading.availableData)
         }
         #expect(received.filter { $0 == 0x0A }.count == 10)
         let delivered = lines[..<10].joined().utf8.count
@@ -76,12 +76,14 @@ struct RunClosedPipeTests {
         }
         #expect(RunTools.waitUntil { checkpointOffset() == delivered })
 
-        try pipe.fileHandleForReading.close()
+        try pipe.reading.close()
         let handle = try #require(FileHandle(forWritingAtPath: dir.file("logs/app.log")))
         handle.seekToEndOfFile()
         handle.write(Data(lines[10...].joined().utf8))
         try handle.close()
-        #expect(RunTools.waitUntil { !spytail.process.isRunning }, "\(spytail.stderr)")
+        let exited = RunTools.waitUntil { !spytail.process.isRunning }
+        #expect(exited, "\(spytail.stderr)")
+        if !exited { spytail.killHard() }  // the failure is recorded; the test must not wait for ever
         spytail.process.waitUntilExit()
         #expect(spytail.process.terminationStatus == 0)
         #expect(spytail.process.terminationReason == .exit)

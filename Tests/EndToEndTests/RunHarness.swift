@@ -47,6 +47,16 @@ final class RunningSpytail {
 }
 
 enum RunTools {
+    /// A pipe that other processes do not inherit: both ends close on exec (the child given an end as its standard
+    /// stream gets a copy without the flag). A `Pipe`'s ends do not, and can reach a process another test spawns
+    /// meanwhile; a long-lived one (a server) then holds the reading end open and the writer never sees EPIPE.
+    static func privatePipe() throws -> (reading: FileHandle, writing: FileHandle) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }  // the first instant aside (no pipe2 in Swift's Glibc)
+        return (FileHandle(fileDescriptor: ends[0], closeOnDealloc: true), FileHandle(fileDescriptor: ends[1], closeOnDealloc: true))
+    }
+
     /// Waits until `condition` holds, looking every 20 ms, for at most `seconds`. Returns whether it held.
     @discardableResult
     static func waitUntil(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
