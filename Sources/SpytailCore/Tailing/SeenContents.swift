@@ -89,6 +89,9 @@ public struct SeenContents: Sendable, Equatable {
         remember(fingerprint, under: live, readTo: readOffset(of: fingerprint, under: live) != nil ? end : nil)
     }
 
+    /// Some content under `live` has its read offset kept (`readOffset(of:under:)`).
+    public func hasReadOffsets(under live: String) -> Bool { readTo[live]?.isEmpty == false }
+
     /// How far content `fingerprint` was read under `live`, when it was let go part-way known.
     public func readOffset(of fingerprint: Fingerprint, under live: String) -> Int64? { readTo[live]?[fingerprint] }
 }

@@ -87,7 +87,7 @@ extension Tailer {
             try catchUpCopiesOfNewFile(path)
             // copytruncate between its copy and its truncate: the live file starts with the content of a copy read
             // (now, or when the copy arrived first) and kept at its end; it is read on from there.
-            if let fingerprint = Fingerprinter.ofFile(path), let read = copyRead(fingerprint, under: path), Int64(info.st_size) >= read,
+            if let (fingerprint, read) = copyRead(startOf: path), Int64(info.st_size) >= read,
                try follow(path, from: read, fingerprint: fingerprint) {
                 return
             }
@@ -95,11 +95,14 @@ extension Tailer {
         }
     }
 
-    /// How far a rotated copy of `path` holding `fingerprint` was read (a plain copy kept retired at its end, or
-    /// one let go part-way); nil when none was.
-    private func copyRead(_ fingerprint: Fingerprint, under path: String) -> Int64? {
-        let read = tracked.retired(holding: fingerprint, under: path)?.checkpoint.offset ?? seen.readOffset(of: fingerprint, under: path)
-        return read.flatMap { $0 > 0 ? $0 : nil }
+    /// The content `path` starts with and how far a rotated copy of it holding that content was read (a plain
+    /// copy kept retired at its end, or one let go part-way); nil when none was. The live file's first line is
+    /// looked at only when some copy was read at all: a new file costs no extra open otherwise.
+    private func copyRead(startOf path: String) -> (fingerprint: Fingerprint, offset: Int64)? {
+        guard tracked.hasRetiredFiles || seen.hasReadOffsets(under: path), let fingerprint = Fingerprinter.ofFile(path),
+              let read = tracked.retired(holding: fingerprint, under: path)?.checkpoint.offset ?? seen.readOffset(of: fingerprint, under: path),
+              read > 0 else { return nil }
+        return (fingerprint, read)
     }
 
     /// One message per path and problem, until the path is a readable file again.

@@ -96,6 +96,9 @@ struct TrackedFiles {
         entries.values.compactMap { if case .retired(let old) = $0 { old } else { nil } }.sorted { $0.order < $1.order }
     }
 
+    /// Some file is retired.
+    var hasRetiredFiles: Bool { retiredCount > 0 }
+
     /// The retired file holding content `fingerprint` of `live`, if one does.
     func retired(holding fingerprint: Fingerprint, under live: String) -> RetiredFile? {
         guard retiredCount > 0 else { return nil }
