@@ -152,7 +152,7 @@ struct ContainerLineJoinerTests {
             }
             let maxLineBytes = random.within(8...64)
             var fast = ContainerLineJoiner(format: format, continuation: continuation, maxLineBytes: maxLineBytes)
-            var general = fast
+            var general = ContainerLineJoiner(format: format, continuation: continuation, maxLineBytes: maxLineBytes)  // not a copy: a joiner's buffers are shared by its copies
             general.takesShortcuts = false
             var (fastOut, generalOut): ([String], [String]) = ([], [])
             let describe = { (line: Line) in

@@ -9,6 +9,9 @@
 /// stream's unfinished line or entry): entries go out in the order they start, and an entry whose parts
 /// straddle another stream's open line waits for it. What waits is bounded: past `heldLimit` bytes, or at the
 /// multiline idle timeout (`flush`), the open lines and entries are closed as they are.
+///
+/// A joiner belongs to one file's reader and is not copied to be used apart: a copy shares its Docker reader and
+/// its held lines' buffers (`HeldLine`), which the reader and the held lines exchange.
 public struct ContainerLineJoiner {
     /// An application line or entry being put together, or one complete and waiting to go out.
     struct Building {
@@ -179,9 +182,9 @@ public struct ContainerLineJoiner {
     /// The common case: a whole line, nothing open or waiting, no multiline rule.
     private mutating func emitDirectly<E: Error>(_ read: ContainerLine, _ line: Line, _ emit: (Line) throws(E) -> Void) throws(E) {
         let s = read.stream.rawValue
-        let maxLineBytes = maxLineBytes
+        let (maxLineBytes, reader) = (maxLineBytes, readerRef)
         try withHeld(s) { (held) throws(E) in
-            held.hold(read, offset: line.offset, truncated: line.truncated, maxLineBytes: maxLineBytes)
+            held.hold(read, offset: line.offset, truncated: line.truncated, maxLineBytes: maxLineBytes, decodedBy: reader)
             defer { held.release() }
             try held.withLine(emit)
         }
@@ -205,8 +208,8 @@ public struct ContainerLineJoiner {
             return
         }
         try sendOpenEntry(s, emit)
-        let maxLineBytes = maxLineBytes
-        withHeld(s) { $0.hold(read, offset: line.offset, truncated: line.truncated, maxLineBytes: maxLineBytes) }
+        let (maxLineBytes, reader) = (maxLineBytes, readerRef)
+        withHeld(s) { $0.hold(read, offset: line.offset, truncated: line.truncated, maxLineBytes: maxLineBytes, decodedBy: reader) }
     }
 
     /// Hands out stream `s`'s open entry (its held line, or the entry put together), if any. Released only once

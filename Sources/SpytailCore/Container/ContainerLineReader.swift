@@ -9,9 +9,10 @@ public final class ContainerLineReader {
     private lazy var scanner = JSONLineScanner()
     // Used by one file's reading thread only, once per line: unchecked exclusivity (no inout access escapes).
     @exclusivity(unchecked) private var fields: [FieldValue] = []
-    /// Where a Docker `log` with escapes is decoded; decoding never makes a string longer.
-    @exclusivity(unchecked) private var decoded: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) private var decodedCapacity = 0
+    /// Where a Docker `log` is decoded; decoding never makes a string longer. A held line may take it in
+    /// exchange for its own buffer (`HeldLine`): a line read as written leaves room after its text for its
+    /// envelope, which is shorter than the JSON around the text.
+    @exclusivity(unchecked) var decoded = ByteBuffer()
     @exclusivity(unchecked) private var scratch: [UInt8] = []
     /// The seconds of the last Docker time the one-pass reader checked (`cjs_time_memo`).
     @exclusivity(unchecked) private var timeMemo = cjs_time_memo()
@@ -22,10 +23,7 @@ public final class ContainerLineReader {
 
     public init(format: ContainerFormat) {
         self.format = format
-        decoded = .allocate(capacity: 1)
     }
-
-    deinit { decoded.deallocate() }
 
     /// The line's parts, read into `out`; the buffers stay valid until the next call.
     public func read(_ line: UnsafeBufferPointer<UInt8>, into out: inout ContainerLine) throws(ParseProblem) {
@@ -158,24 +156,16 @@ public final class ContainerLineReader {
     /// of send it to the scanner too.
     private func readDockerAsWritten(_ line: UnsafeBufferPointer<UInt8>, into out: inout ContainerLine) -> Bool {
         guard let base = line.baseAddress else { return false }
-        reserveDecoded(line.count)
+        decoded.reserve(line.count)
         var parts = cjs_docker_line()
-        guard cjs_read_docker_as_written(base, line.count, decoded, &timeMemo, &parts) == 1 else { return false }
+        guard cjs_read_docker_as_written(base, line.count, decoded.base, &timeMemo, &parts) == 1 else { return false }
         onePassLines &+= 1
         out.stream = parts.stream == 0 ? .stdout : .stderr
         out.partial = parts.partial != 0
         out.time = UnsafeBufferPointer(start: base + parts.time_start, count: parts.time_length)
-        out.content = UnsafeBufferPointer(start: decoded, count: parts.content_length)
+        out.content = UnsafeBufferPointer(start: decoded.base, count: parts.content_length)
         out.attrsBytes = UnsafeBufferPointer(start: nil, count: 0)
         return true
-    }
-
-    /// The decode buffer holds at least `count` bytes.
-    private func reserveDecoded(_ count: Int) {
-        guard count > decodedCapacity else { return }
-        decoded.deallocate()
-        decodedCapacity = max(count, 2 * decodedCapacity)
-        decoded = .allocate(capacity: decodedCapacity)
     }
 
     private func key(_ field: FieldValue, is name: [UInt8], _ line: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -186,8 +176,8 @@ public final class ContainerLineReader {
     private func decode(_ escaped: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         scratch.removeAll(keepingCapacity: true)
         JSONStringDecoder.decode(escaped, into: &scratch)
-        reserveDecoded(scratch.count)
-        scratch.withUnsafeBufferPointer { _ = UnsafeMutableBufferPointer(start: decoded, count: $0.count).initialize(from: $0) }
-        return UnsafeBufferPointer(start: decoded, count: scratch.count)
+        decoded.reserve(scratch.count)
+        scratch.withUnsafeBufferPointer { _ = UnsafeMutableBufferPointer(start: decoded.base, count: $0.count).initialize(from: $0) }
+        return UnsafeBufferPointer(start: decoded.base, count: scratch.count)
     }
 }
