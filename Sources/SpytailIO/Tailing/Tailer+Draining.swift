@@ -111,7 +111,10 @@ extension Tailer {
     /// drained again; other content under its inode (deleted, the inode reused), let go. False when let go.
     func reconcileRetired(_ old: RetiredFile, at path: String, size: Int64) throws(SinkError) -> Bool {
         if case .unchanged = FileLifecycle.revive(size: size, offset: old.checkpoint.offset) { return true }
-        guard Fingerprinter.ofFile(path) == old.checkpoint.fingerprint else {
+        // No descriptor free to look at it: it stays retired and is looked at again once one is (a look that could not
+        // open it would take it for other content and let it go, its growth then read as a finished copy's).
+        guard try haveDescriptorsForOpening(path) else { return true }
+        guard fingerprint(ofFile: path) == old.checkpoint.fingerprint else {
             letGo(old)
             return false
         }

@@ -43,6 +43,13 @@ extension Tailer {
         case contentMoved
     }
 
+    /// The fingerprint of the file at `path` (nil: unreadable, empty, or no descriptor free to look: the open-failure
+    /// seam plays that too).
+    func fingerprint(ofFile path: String) -> Fingerprint? {
+        if openFailure?() != nil { return nil }
+        return Fingerprinter.ofFile(path)
+    }
+
     /// Opens `path` (content of `livePath`) at `offset`, making room under the descriptor cap, and checks it
     /// still holds the content `fingerprint` names.
     func open(_ path: String, as livePath: String, from offset: Int64, fingerprint: Fingerprint?) throws(SinkError) -> Opening {

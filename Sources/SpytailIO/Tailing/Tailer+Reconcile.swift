@@ -99,7 +99,7 @@ extension Tailer {
     /// copy kept retired at its end, or one let go part-way); nil when none was. The live file's first line is
     /// looked at only when some copy was read at all: a new file costs no extra open otherwise.
     private func copyRead(startOf path: String) -> (fingerprint: Fingerprint, offset: Int64)? {
-        guard tracked.hasRetiredFiles || seen.hasReadOffsets(under: path), let fingerprint = Fingerprinter.ofFile(path),
+        guard tracked.hasRetiredFiles || seen.hasReadOffsets(under: path), let fingerprint = fingerprint(ofFile: path),
               let read = tracked.retired(holding: fingerprint, under: path)?.checkpoint.offset ?? seen.readOffset(of: fingerprint, under: path),
               read > 0 else { return nil }
         return (fingerprint, read)

@@ -138,7 +138,7 @@ extension Tailer {
     /// The rotated chain of `path` (then the live file, if there) with each member's content.
     private func lookAtChain(of path: String) -> (chain: [String], members: [ChainResume.Member]) {
         let chain = discovery.rotatedCopies(of: path, source: source(of: path)) + (Syscall.stat(path) != nil ? [path] : [])
-        return (chain, chain.map { ChainResume.Member(fingerprint: Fingerprinter.ofFile($0), isLive: $0 == path) })
+        return (chain, chain.map { ChainResume.Member(fingerprint: fingerprint(ofFile: $0), isLive: $0 == path) })
     }
 
     enum TailCheck { case matches, rewritten, moved }

@@ -40,7 +40,7 @@ extension Tailer {
                     if source.startAt == .end { try followAtEnd(path) } else { try reconcilePath(path) }
                 } else {
                     if !known, let newest = try readHistory(of: path, source: source),
-                       Fingerprinter.ofFile(path) == newest.fingerprint {
+                       fingerprint(ofFile: path) == newest.fingerprint {
                         // copytruncate between its copy and its truncate: the live file starts with what was read.
                         try follow(path, from: newest.end, fingerprint: newest.fingerprint)
                         continue
@@ -69,7 +69,7 @@ extension Tailer {
                 events.report(.readFailed(error))
                 continue
             }
-            guard let fingerprint = Fingerprinter.ofFile(member) else { continue }  // empty
+            guard let fingerprint = fingerprint(ofFile: member) else { continue }  // empty
             events.report(.fileStarted(path: member, compressed: member.hasSuffix(".gz")))
             // The newest with content is kept once all are read (an empty copy after it says nothing).
             newest = try catchUp(member, from: 0, fingerprint: fingerprint, as: path, stillWritten: member == chain.last)

@@ -13,6 +13,9 @@ extension Tailer {
     /// copy is history and is left alone.
     func catchUpUnseenRotation(_ path: String, arrived: Bool = true) throws(SinkError) {
         guard let (live, source) = copyOwners.liveFile(ofCopy: path) else { return }
+        // No descriptor free to look at the copies: a look that cannot open one takes it for empty and passes it over
+        // (or notes a new live file's chain without it). The copy is looked at again, as at its arrival, once one is.
+        guard try haveDescriptorsForOpening(path) else { return }
         // A live path not there at the start (a container restarted into `1.log`) whose copy arrives before the
         // live file was looked at: all its copies were written since, as when the live file is followed first.
         if !seen.chainsNoted.contains(live), Syscall.stat(live) != nil { return try catchUpCopiesOfNewFile(live) }
@@ -26,7 +29,7 @@ extension Tailer {
     /// holds past where reading stopped is read now. Not content open or parked under the live path: that is read
     /// on from its own position (a parked one when it is resumed), and reading it here too sent its lines twice.
     private func catchUpLonger(_ copy: String, under live: String, fingerprint: Fingerprint? = nil) throws(SinkError) {
-        guard state != .disabled, !pipeline.isStalled, let fingerprint = fingerprint ?? Fingerprinter.ofFile(copy),
+        guard state != .disabled, !pipeline.isStalled, let fingerprint = fingerprint ?? self.fingerprint(ofFile: copy),
               !tracked.open.contains(where: { $0.followPath == live && $0.source?.fingerprint == fingerprint }),
               tracked.parked(at: live)?.contains(where: { $0.fingerprint == fingerprint }) != true else { return }
         if let old = tracked.retired(holding: fingerprint, under: live) {
@@ -57,7 +60,7 @@ extension Tailer {
     /// Copies left unread on purpose (`startAt: end`, `rotated: false`) are known: one renamed later is not
     /// new content, nor is it at a restart.
     func rememberSkipped(_ copies: [String], under live: String) {
-        for copy in copies { seen.remember(Fingerprinter.ofFile(copy), under: live) }
+        for copy in copies { seen.remember(fingerprint(ofFile: copy), under: live) }
     }
 
     /// Reads the copies `unseenCopies` names, oldest first, as the live path.
@@ -99,7 +102,7 @@ extension Tailer {
                 guard let stamp = FileStamp(copy) else { continue }
                 // A poll without inotify comes back every 2 s: an unchanged copy is not opened (nor inflated) again.
                 let unchanged = lookedAtCopies[copy].flatMap { $0.stamp == stamp ? $0 : nil }
-                let fingerprint = unchanged?.fingerprint ?? Fingerprinter.ofFile(copy)
+                let fingerprint = unchanged?.fingerprint ?? fingerprint(ofFile: copy)
                 looked[copy] = (stamp, fingerprint)
                 guard let fingerprint else { continue }
                 // One let go part-way may have grown before it was gzipped: the newest at each look, others when changed.
@@ -122,7 +125,7 @@ extension Tailer {
     /// The copies of `chain` up to `index` whose content went by unseen under `live` (`UnseenCopies`).
     func unseenCopies(_ chain: [String], through index: Int, under live: String, newestAlone: Bool) -> [UnseenCopies.Copy] {
         UnseenCopies.pick(chain, through: index, newestAlone: newestAlone, chainNoted: seen.chainsNoted.contains(live),
-                          seenWhole: seen.isWhole(under: live), fingerprint: Fingerprinter.ofFile,
+                          seenWhole: seen.isWhole(under: live), fingerprint: { [unowned self] in fingerprint(ofFile: $0) },
                           seen: { hasSeen($0, under: live) })
     }
 

@@ -519,11 +519,40 @@ struct RunScheduleTests {
 
     /// Seed 391, shrunk: `a-1.log` was rotated twice while no descriptor was free; the arrival of its copy was read
     /// whole but the copy could not be opened, and nothing looked at it again. A copy whose open finds no descriptor
-    /// free now waits for one like a live file, and is read as at its arrival.
+    /// free now waits for one like a live file, and is read as at its arrival. Once the first-line looks failed too
+    /// (the simulator's `openFailure` covers `Tailer.fingerprint(ofFile:)`), the same schedule lost the lines another
+    /// way: the copy's arrival noted the new live file's chain with the copy's look failed (taken for empty), so
+    /// nothing read it later. The live file now waits for a descriptor before its chain is noted.
     @Test func aCopyThatArrivesWhileNoDescriptorIsFreeIsReadOnceOneIs() {
         let schedule = RunScenario(modes: [(.create, compress: true, delay: false), Self.plain, (.copytruncate, compress: false, delay: false)],
                                    steps: [.restart(writer: 0), .write(writer: 0, lines: 2), .descriptorsRunOut(true), .rotate(writer: 0),
                                            .rotate(writer: 0), .deliver(events: 3), .deliver(events: 8)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    /// Seed 53, shrunk (first-line looks failing while descriptors are out): a rotated file retired at its last
+    /// newline grew by half a line while no descriptor was free; its look failed and was taken for other content, so
+    /// it was let go and its growth read as a finished copy's: the half line went out as a record, its rest as
+    /// another. A retired file now stays retired until a descriptor is free to look at it.
+    @Test func aRetiredFileThatGrowsWhileNoDescriptorIsFreeStaysRetired() {
+        let schedule = RunScenario(modes: [(.create, compress: true, delay: true), (.copytruncate, compress: true, delay: false),
+                                           (.copytruncate, compress: false, delay: false)], delivers: true,
+                                   steps: [.rotate(writer: 0), .descriptorsRunOut(true), .write(writer: 0, lines: 19),
+                                           .writeHalf(writer: 0, bytes: 12), .deliver(events: 8), .descriptorsRunOut(false),
+                                           .deliver(events: 3)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    /// Seed 3392 of 6,000, shrunk (first-line looks failing while descriptors are out): `a.log` rotated with its writer
+    /// not reopened, which then wrote 20 lines into `a.log.1` while the run was disabled and no descriptor free; the
+    /// copy was gzipped and the writer restarted. At the gzipped copy's arrival its look failed and it was taken for
+    /// empty: nothing read it later, and the parked position of `a.log` (followed empty) named no content to find.
+    /// A copy's arrival now waits for a descriptor before its chain is looked at.
+    @Test func aCopyArrivingWhileNoDescriptorIsFreeIsNotTakenForEmpty() {
+        let schedule = RunScenario(modes: [(.create, compress: true, delay: false), (.copytruncate, compress: true, delay: true), Self.plain],
+                                   delivers: true,
+                                   steps: [.rotate(writer: 0), .setState(.disabled), .descriptorsRunOut(true), .write(writer: 0, lines: 20),
+                                           .setState(.recording), .restart(writer: 0), .deliver(events: 10)])
         #expect(SimulatedRun(schedule).play() == [])
     }
 }
