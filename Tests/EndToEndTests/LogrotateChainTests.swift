@@ -32,11 +32,8 @@ struct LogrotateChainTests {
             let lines = (1...Self.perBatch).map { "2026-11-20T10:00:00Z INFO seq=\(batch * Self.perBatch + $0) payload\n" }.joined()
             if batch == 0 { dir.write("logs/app.log", lines) } else { try RunToolsOutput.append(log, lines) }
             guard batch < Self.batches - 1 else { break }
-            // A dated name is unique per second: wait for the clock to move on past the second the last logrotate
-            // named its copy in (no later than when it returned; a condition, not a pause).
-            #expect(RunTools.waitUntil(3) { time(nil) != second })
-            let result = try RunTools.logrotate(rotate, state: dir.file("state/logrotate.status"))
-            second = time(nil)
+            let (clockMoved, result) = try RunTools.logrotateInANewSecond(rotate, state: dir.file("state/logrotate.status"), after: &second)
+            #expect(clockMoved)
             #expect(result.status == 0, "logrotate: \(result.stderr)")
         }
         let config = dir.write("c.json", #"{"sources": [{"name": "app", "include": ["logs/*.log"]\#(scheme.source)}], "checkpoints": "state/cp.json", "outputs": [{"type": "file", "path": "out.jsonl", "format": "jsonl"}]}"#)

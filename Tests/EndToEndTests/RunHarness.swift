@@ -108,6 +108,18 @@ enum RunTools {
         try Harness.run("/usr/sbin/logrotate", ["-f", "-s", state, config])
     }
 
+    /// `logrotate` for a config whose copies are named by the second (`dateext`): waits (at most 3 s) for a second
+    /// after `second`, the one the last run returned in, then notes the second this run returned in — no earlier
+    /// than the one it named its copy by (read before its start instead, a slow start under load named two copies
+    /// alike: "destination … already exists").
+    static func logrotateInANewSecond(_ config: String, state: String, after second: inout time_t) throws
+        -> (clockMoved: Bool, result: Harness.Result) {
+        let clockMoved = waitUntil(3) { time(nil) != second }
+        let result = try logrotate(config, state: state)
+        second = time(nil)
+        return (clockMoved, result)
+    }
+
     /// Sequence numbers in the jsonl output (with how often each appears) and the gap records.
     static func sequences(in output: String) -> (counts: [Int: Int], gaps: [[String: Any]], records: [Int: Set<String>]) {
         var counts: [Int: Int] = [:], gaps: [[String: Any]] = [], records: [Int: Set<String>] = [:]
