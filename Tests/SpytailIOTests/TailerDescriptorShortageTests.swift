@@ -132,4 +132,57 @@ struct TailerParkedFileTests {
         #expect(exported().filter { $0 == "kept" }.count == 1, "\(exported())")
         tailer.abandon()
     }
+
+    /// A drained position (a rotated copy read to its end, then retired) parked at a start with no descriptor free,
+    /// and its inode found again at the live path: not the parked live file with nothing new, but another file —
+    /// here the copy moved back and written on; in the simulator (seed 330), a new live file the file system gave
+    /// the deleted copy's inode to. It is read once a descriptor is free, where it had stayed parked for good.
+    @Test func aLiveFileOnTheInodeOfADrainedParkedPositionIsRead() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let logs = dir.file("logs"), live = dir.file("logs/a.log"), copy = dir.file("logs/a.log.1")
+        try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
+        dir.write("logs/a.log", "a\n")
+        let config = dir.write("c.json", #"""
+            {"sources": [{"name": "app", "include": ["logs/*.log"]}], "tail": {"rotateWaitMs": 1000},
+             "outputs": [{"type": "file", "path": "out.txt", "format": "text"}]}
+            """#)
+        func exported() -> [String] { TailerTests.lastWords(in: dir.file("out.txt")) }
+        let store = RecordingCheckpointStore(), clock = ManualClock(), descriptorsOut = Locked(false)
+        func run() throws -> Tailer<ManualClock> {
+            let tailer = try Tailer(configFile: ConfigFile(path: config), store: store, events: RecordingEventReporter(), clock: clock,
+                                    fileEvents: RecordingFileEvents().factory)
+            tailer.descriptorsFree = { count in !descriptorsOut.withLock({ $0 }) && Syscall.canOpenDescriptors(count) }
+            tailer.open()
+            try tailer.begin()
+            return tailer
+        }
+        let first = try run()
+        // Rotated: the copy is drained, and retired once quiet for rotateWait; the new live file stays empty.
+        try FileManager.default.moveItem(atPath: live, toPath: copy)
+        dir.write("logs/a.log", "")
+        _ = try first.turn([.watch(.changed(directory: logs, name: "a.log.1", kind: .entries)),
+                            .watch(.changed(directory: logs, name: "a.log", kind: .entries))])
+        clock.advance(by: .seconds(2))
+        _ = try first.turn([])
+        #expect(first.tracked.hasRetiredFiles)
+        #expect(try first.turn([.signal(SIGTERM)]) == .stop)
+        try first.shutDown()
+        let saved = try #require(store.saves.last?.saved)
+        #expect(saved.checkpoints.contains { $0.drained })
+        store.loadResult = .success(saved)
+
+        // The copy goes back to the live name and is written on; the next start finds no descriptor free.
+        try FileManager.default.removeItem(atPath: live)
+        try FileManager.default.moveItem(atPath: copy, toPath: live)
+        try FileHandle(forWritingTo: URL(fileURLWithPath: live)).appendAndClose("b\n")
+        descriptorsOut.withLock { $0 = true }
+        let second = try run()
+        #expect(second.tracked.parked(at: live)?.contains { $0.drained } == true)
+        descriptorsOut.withLock { $0 = false }
+        clock.advance(by: .seconds(2))
+        _ = try second.turn([])
+        #expect(exported() == ["a", "b"], "\(exported())")
+        second.abandon()
+    }
 }

@@ -65,6 +65,9 @@ public struct SeenContents: Sendable, Equatable {
     /// Notes that `live`'s chain, as found now, was read or noted.
     public mutating func noteChain(of live: String) { chainsNoted.insert(live) }
 
+    /// Takes back `noteChain`: the chain could not be looked at after all (no descriptor free to open its copies).
+    public mutating func unnoteChain(of live: String) { chainsNoted.remove(live) }
+
     /// Forgets everything about `live` (its folder is gone: a deleted pod's container log).
     public mutating func forget(_ live: String) {
         byPath[live] = nil

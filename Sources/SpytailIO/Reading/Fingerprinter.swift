@@ -20,9 +20,19 @@ public enum Fingerprinter {
         return Head(fingerprint: Fingerprint.of(head: bytes, complete: atEnd), count: count, atEnd: atEnd)
     }
 
-    /// The fingerprint of the file at `path` (nil: unreadable or empty).
-    public static func ofFile(_ path: String) -> Fingerprint? {
-        (try? FileOpener.open(path)).flatMap(of)
+    /// The fingerprint of the file at `path` (nil: unreadable, empty, or no descriptor free to open it).
+    public static func ofFile(_ path: String) -> Fingerprint? { look(atFile: path).fingerprint }
+
+    /// The fingerprint of the file at `path`, or why there is none: nothing to recognise, or no descriptor to look.
+    public static func look(atFile path: String) -> FileLook {
+        let source: any ByteSource
+        do throws(ReadError) {
+            source = try FileOpener.open(path)
+        } catch {
+            if case .open(let errno) = error.cause, errno.rawValue == EMFILE || errno.rawValue == ENFILE { return .noDescriptor }
+            return .nothing
+        }
+        return of(source).map(FileLook.content) ?? .nothing
     }
 
     /// The fingerprint of a source just opened (nil: empty, or its first line cannot be read yet).

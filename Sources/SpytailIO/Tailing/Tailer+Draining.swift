@@ -64,10 +64,10 @@ extension Tailer {
             forget(checkpoint.identity)
             report(.shorterThanRead(path: path, offset: checkpoint.offset, size: size))
         case .drainAgain:
-            // Kept retired, position and all, until a descriptor is free to drain it with (`awaitingDescriptors`).
+            // Kept retired, position and all, until a descriptor is free to drain it with (`awaitingDescriptors`);
+            // also when the open fails for want of one after all: the drained file replaces the retired entry.
             guard try haveDescriptorsForOpening(path) else { return }
-            forget(checkpoint.identity)
-            try drain(path, from: checkpoint.offset, fingerprint: checkpoint.fingerprint, as: checkpoint.path)
+            if try !drain(path, from: checkpoint.offset, fingerprint: checkpoint.fingerprint, as: checkpoint.path) { letGo(old) }
         }
     }
 
@@ -114,12 +114,18 @@ extension Tailer {
         // No descriptor free to look at it: it stays retired and is looked at again once one is (a look that could not
         // open it would take it for other content and let it go, its growth then read as a finished copy's).
         guard try haveDescriptorsForOpening(path) else { return true }
-        guard fingerprint(ofFile: path) == old.checkpoint.fingerprint else {
+        switch look(atFile: path) {
+        case .content(old.checkpoint.fingerprint):
+            try revive(old, at: path, size: size)
+            return true
+        case .noDescriptor:
+            // Taken since the gauge said yes: the same wait.
+            awaitDescriptor(for: path)
+            return true
+        case .content, .nothing:
             letGo(old)
             return false
         }
-        try revive(old, at: path, size: size)
-        return true
     }
 
     /// A retired file no longer where it was (renamed, gzipped, deleted, its inode reused): its content may turn

@@ -43,11 +43,11 @@ extension Tailer {
         case contentMoved
     }
 
-    /// The fingerprint of the file at `path` (nil: unreadable, empty, or no descriptor free to look: the open-failure
-    /// seam plays that too).
-    func fingerprint(ofFile path: String) -> Fingerprint? {
-        if openFailure?() != nil { return nil }
-        return Fingerprinter.ofFile(path)
+    /// The fingerprint of the file at `path`, or why there is none (`FileLook`; the open-failure seam plays a look
+    /// without a descriptor too). Every look the run makes at a first line goes through here.
+    func look(atFile path: String) -> FileLook {
+        if openFailure?() != nil { return .noDescriptor }
+        return Fingerprinter.look(atFile: path)
     }
 
     /// Opens `path` (content of `livePath`) at `offset`, making room under the descriptor cap, and checks it

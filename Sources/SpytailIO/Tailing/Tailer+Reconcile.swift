@@ -77,32 +77,37 @@ extension Tailer {
             // Still the same file with nothing new (and nothing else parked there left to read): stay parked, no
             // descriptor spent on it. An empty file holds nothing of a parked content, which had a first line at
             // least (copytruncate emptied it: the content is in the copy).
-            let unchanged = info.st_size > 0 && parked.contains { $0.identity == identity }
+            // A drained one under the live file's inode is not it: the inode was reused for a new file (or moved back).
+            let unchanged = info.st_size > 0 && parked.contains { $0.identity == identity && !$0.drained }
                 && parked.allSatisfy { $0.drained || ($0.identity == identity && Int64(info.st_size) == $0.offset) }
             if unchanged { return }
             guard try haveDescriptorsForOpening(path) else { return }
             try resume(path, from: tracked.unpark(path))
         } else {
             guard try haveDescriptorsForOpening(path) else { return }
-            try catchUpCopiesOfNewFile(path)
+            guard try catchUpCopiesOfNewFile(path) else { return awaitDescriptor(for: path) }
             // copytruncate between its copy and its truncate: the live file starts with the content of a copy read
-            // (now, or when the copy arrived first) and kept at its end; it is read on from there.
-            if let (fingerprint, read) = copyRead(startOf: path), Int64(info.st_size) >= read,
-               try follow(path, from: read, fingerprint: fingerprint) {
-                return
+            // (now, or when the copy arrived first) and kept at its end; it is read on from there. The live file's
+            // first line is looked at only when some copy was read at all: a new file costs no extra open otherwise.
+            if tracked.hasRetiredFiles || seen.hasReadOffsets(under: path) {
+                let start = look(atFile: path)
+                // Not looked at: read from 0 it could send the copy's lines again. It waits for a descriptor.
+                if start == .noDescriptor { return awaitDescriptor(for: path) }
+                if let fingerprint = start.fingerprint, let read = copyRead(of: fingerprint, under: path), Int64(info.st_size) >= read,
+                   try follow(path, from: read, fingerprint: fingerprint) {
+                    return
+                }
             }
             try follow(path, from: 0, fingerprint: nil)
         }
     }
 
-    /// The content `path` starts with and how far a rotated copy of it holding that content was read (a plain
-    /// copy kept retired at its end, or one let go part-way); nil when none was. The live file's first line is
-    /// looked at only when some copy was read at all: a new file costs no extra open otherwise.
-    private func copyRead(startOf path: String) -> (fingerprint: Fingerprint, offset: Int64)? {
-        guard tracked.hasRetiredFiles || seen.hasReadOffsets(under: path), let fingerprint = fingerprint(ofFile: path),
-              let read = tracked.retired(holding: fingerprint, under: path)?.checkpoint.offset ?? seen.readOffset(of: fingerprint, under: path),
+    /// How far a rotated copy of `live` holding `fingerprint`'s content was read (a plain copy kept retired at its
+    /// end, or one let go part-way); nil when none was.
+    private func copyRead(of fingerprint: Fingerprint, under live: String) -> Int64? {
+        guard let read = tracked.retired(holding: fingerprint, under: live)?.checkpoint.offset ?? seen.readOffset(of: fingerprint, under: live),
               read > 0 else { return nil }
-        return (fingerprint, read)
+        return read
     }
 
     /// One message per path and problem, until the path is a readable file again.

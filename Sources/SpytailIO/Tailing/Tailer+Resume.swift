@@ -33,10 +33,13 @@ extension Tailer {
     /// One look at the chain, carried out as `ChainResume` plans it; false when a member no longer held its
     /// content when opened (nothing was emitted from it).
     private func resumeOnce(_ path: String, _ resume: inout ChainResume) throws(SinkError) -> Bool {
-        let (chain, members) = lookAtChain(of: path)
+        guard let (chain, members) = lookAtChain(of: path) else { return waitForDescriptor(path, resume) }
         // Content that seems gone may have been renamed between the listing and the reads: only the same
         // picture twice calls it vanished.
-        if resume.misses(members), lookAtChain(of: path) != (chain, members) { return false }
+        if resume.misses(members) {
+            guard let again = lookAtChain(of: path) else { return waitForDescriptor(path, resume) }
+            if again != (chain, members) { return false }
+        }
         for member in members.reversed() { seen.remember(member.fingerprint, under: path) }
         seen.noteChain(of: path)
         let plan = resume.plan(members, size: { FileOpener.contentSize(chain[$0]) })
@@ -135,10 +138,28 @@ extension Tailer {
         return readOnAfterCut(member, saved, tails: tails)
     }
 
-    /// The rotated chain of `path` (then the live file, if there) with each member's content.
-    private func lookAtChain(of path: String) -> (chain: [String], members: [ChainResume.Member]) {
+    /// The rotated chain of `path` (then the live file, if there) with each member's content; nil when a member
+    /// could not be looked at for want of a descriptor (its content unknown, not gone).
+    private func lookAtChain(of path: String) -> (chain: [String], members: [ChainResume.Member])? {
         let chain = discovery.rotatedCopies(of: path, source: source(of: path)) + (Syscall.stat(path) != nil ? [path] : [])
-        return (chain, chain.map { ChainResume.Member(fingerprint: fingerprint(ofFile: $0), isLive: $0 == path) })
+        var members: [ChainResume.Member] = []
+        for member in chain {
+            let look = look(atFile: member)
+            if look == .noDescriptor { return nil }
+            members.append(ChainResume.Member(fingerprint: look.fingerprint, isLive: member == path))
+        }
+        return (chain, members)
+    }
+
+    /// The descriptors the gauge saw free were taken before the resume could look at the whole chain: what it has
+    /// not read yet stays parked at `path`, resumed once one is free (a look that took the member it could not open
+    /// for gone reported its content vanished and lost it). True: this resume is over.
+    private func waitForDescriptor(_ path: String, _ resume: ChainResume) -> Bool {
+        // Parked even with none left: the resume itself waits (a live file followed empty at the last stop has its
+        // rotated copies read when it is resumed, not taken for new).
+        tracked.park(resume.checkpoints.filter { !resume.delivered.contains($0.fingerprint) }, at: path)
+        awaitDescriptor(for: path)
+        return true
     }
 
     enum TailCheck { case matches, rewritten, moved }

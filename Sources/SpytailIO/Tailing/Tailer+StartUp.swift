@@ -34,15 +34,23 @@ extension Tailer {
                 }
                 // No descriptor free: looked at again once one is (`reconcilePath` reads its unseen copies first).
                 guard try haveDescriptorsForOpening(path) else { continue }
-                seen.noteChain(of: path)
                 if !known && (source.startAt == .end || !source.rotated) {
+                    seen.noteChain(of: path)
                     rememberSkipped(discovery.rotatedChain(of: path, source: source, listings: listings), under: path)
                     if source.startAt == .end { try followAtEnd(path) } else { try reconcilePath(path) }
                 } else {
-                    if !known, let newest = try readHistory(of: path, source: source),
-                       fingerprint(ofFile: path) == newest.fingerprint {
+                    let history = known ? .none : try readHistory(of: path, source: source)
+                    if case .cutShort = history {
+                        // A member could not be opened for want of a descriptor (taken since the gauge said yes): the
+                        // chain stays un-noted, so once one is free the path reads what is left of it first, oldest
+                        // first (`catchUpCopiesOfNewFile`: what was read now counts as seen), then the live file.
+                        awaitDescriptor(for: path)
+                        continue
+                    }
+                    seen.noteChain(of: path)
+                    if case .read(let fingerprint, let end) = history, look(atFile: path) == .content(fingerprint) {
                         // copytruncate between its copy and its truncate: the live file starts with what was read.
-                        try follow(path, from: newest.end, fingerprint: newest.fingerprint)
+                        try follow(path, from: end, fingerprint: fingerprint)
                         continue
                     }
                     try reconcilePath(path)
@@ -60,24 +68,42 @@ extension Tailer {
     /// read oldest first (damage reported as in `scan`) before the live file is followed. The members are not
     /// checkpointed (but the newest plain one, kept as retired: `readRotated`); the live file's checkpoint
     /// then marks the whole chain as read, so a restart skips it.
-    /// Returns the newest member read: its content and where reading it ended.
-    func readHistory(of path: String, source: SpytailConfig.Source) throws(SinkError) -> (fingerprint: Fingerprint, end: Int64)? {
+    /// Returns the newest member read: its content and where reading it ended; or that reading stopped at a member
+    /// no descriptor was free to open (the members before it were read).
+    func readHistory(of path: String, source: SpytailConfig.Source) throws(SinkError) -> HistoryRead {
         let chain = discovery.rotatedChain(of: path, source: source)
         var newest: (member: String, fingerprint: Fingerprint, end: Int64)?
         for member in chain {
             do { _ = try FileOpener.open(member) } catch {
+                if case .open(let errno) = error.cause, errno.rawValue == EMFILE || errno.rawValue == ENFILE { return .cutShort }
                 events.report(.readFailed(error))
                 continue
             }
-            guard let fingerprint = fingerprint(ofFile: member) else { continue }  // empty
+            let fingerprint: Fingerprint
+            switch look(atFile: member) {
+            case .content(let found): fingerprint = found
+            case .nothing: continue  // empty
+            case .noDescriptor: return .cutShort
+            }
             events.report(.fileStarted(path: member, compressed: member.hasSuffix(".gz")))
             // The newest with content is kept once all are read (an empty copy after it says nothing).
-            newest = try catchUp(member, from: 0, fingerprint: fingerprint, as: path, stillWritten: member == chain.last)
-                .map { (member, fingerprint, $0) }
+            let end = try catchUp(member, from: 0, fingerprint: fingerprint, as: path, stillWritten: member == chain.last)
+            if end == nil && awaitingDescriptors.remove(member) != nil { return .cutShort }  // the path waits instead
+            newest = end.map { (member, fingerprint, $0) }
         }
-        guard let newest else { return nil }
+        guard let newest else { return .none }
         keepAsNewest(newest.member, at: newest.end, fingerprint: newest.fingerprint, as: path)
-        return (newest.fingerprint, newest.end)
+        return .read(newest.fingerprint, end: newest.end)
+    }
+
+    /// What `readHistory` read.
+    enum HistoryRead {
+        /// No member with content.
+        case none
+        /// The newest member read, and where reading it ended.
+        case read(Fingerprint, end: Int64)
+        /// Stopped at a member no descriptor was free to open; the ones before it were read.
+        case cutShort
     }
 
     /// The source `path` is a live file of; a source with the built-in names only when none is (any more).

@@ -18,7 +18,10 @@ extension Tailer {
         guard try haveDescriptorsForOpening(path) else { return }
         // A live path not there at the start (a container restarted into `1.log`) whose copy arrives before the
         // live file was looked at: all its copies were written since, as when the live file is followed first.
-        if !seen.chainsNoted.contains(live), Syscall.stat(live) != nil { return try catchUpCopiesOfNewFile(live) }
+        if !seen.chainsNoted.contains(live), Syscall.stat(live) != nil {
+            try catchUpCopiesOfNewFile(live)
+            return
+        }
         let chain = discovery.rotatedChain(of: live, source: source)
         guard let index = chain.lastIndex(of: path) else { return }
         try catchUpLonger(path, under: live)
@@ -29,7 +32,10 @@ extension Tailer {
     /// holds past where reading stopped is read now. Not content open or parked under the live path: that is read
     /// on from its own position (a parked one when it is resumed), and reading it here too sent its lines twice.
     private func catchUpLonger(_ copy: String, under live: String, fingerprint: Fingerprint? = nil) throws(SinkError) {
-        guard state != .disabled, !pipeline.isStalled, let fingerprint = fingerprint ?? self.fingerprint(ofFile: copy),
+        guard state != .disabled, !pipeline.isStalled else { return }
+        let look = fingerprint.map(FileLook.content) ?? self.look(atFile: copy)
+        if look == .noDescriptor { return awaitDescriptor(for: copy) }  // looked at again, as at its arrival, once one is free
+        guard let fingerprint = look.fingerprint,
               !tracked.open.contains(where: { $0.followPath == live && $0.source?.fingerprint == fingerprint }),
               tracked.parked(at: live)?.contains(where: { $0.fingerprint == fingerprint }) != true else { return }
         if let old = tracked.retired(holding: fingerprint, under: live) {
@@ -46,27 +52,41 @@ extension Tailer {
     /// A live path followed for the first time in this run, after start-up (a new container's log, a restarted
     /// one's `1.log`): copies of it already there were rotated away before this look, so they hold content
     /// written since (unless seen under the path before): read them first, oldest first; and every copy that
-    /// arrives later counts as written since (the chain is noted). With `startAt: end`, only noted.
-    func catchUpCopiesOfNewFile(_ path: String) throws(SinkError) {
-        guard !seen.chainsNoted.contains(path) else { return }
+    /// arrives later counts as written since (the chain is noted). With `startAt: end`, only noted. False when a
+    /// copy could not be looked at for want of a descriptor: nothing was read or noted, and the live file waits too
+    /// (read before its copies, its lines would go out before theirs).
+    @discardableResult
+    func catchUpCopiesOfNewFile(_ path: String) throws(SinkError) -> Bool {
+        guard !seen.chainsNoted.contains(path) else { return true }
         let source = source(of: path)
         seen.noteChain(of: path)
         let chain = discovery.rotatedChain(of: path, source: source)
-        guard source.rotated, source.startAt == .beginning else { return rememberSkipped(chain, under: path) }
-        guard !chain.isEmpty else { return }
-        try catchUpUnseen(chain, through: chain.count - 1, under: path, newestAlone: false)
+        guard source.rotated, source.startAt == .beginning else {
+            rememberSkipped(chain, under: path)
+            return true
+        }
+        guard !chain.isEmpty else { return true }
+        // Not noted either (noted, the chain would count as read at a restart): the next look, once a descriptor is
+        // free, reads it as this one would have.
+        guard try catchUpUnseen(chain, through: chain.count - 1, under: path, newestAlone: false) else {
+            seen.unnoteChain(of: path)
+            return false
+        }
+        return true
     }
 
     /// Copies left unread on purpose (`startAt: end`, `rotated: false`) are known: one renamed later is not
     /// new content, nor is it at a restart.
     func rememberSkipped(_ copies: [String], under live: String) {
-        for copy in copies { seen.remember(fingerprint(ofFile: copy), under: live) }
+        for copy in copies { seen.remember(look(atFile: copy).fingerprint, under: live) }
     }
 
-    /// Reads the copies `unseenCopies` names, oldest first, as the live path.
-    private func catchUpUnseen(_ chain: [String], through index: Int, under live: String, newestAlone: Bool) throws(SinkError) {
-        guard state != .disabled, !pipeline.isStalled else { return }
-        let copies = unseenCopies(chain, through: index, under: live, newestAlone: newestAlone)
+    /// Reads the copies `unseenCopies` names, oldest first, as the live path. False when a copy could not be looked
+    /// at for want of a descriptor: nothing was read (the copy waits for one).
+    @discardableResult
+    private func catchUpUnseen(_ chain: [String], through index: Int, under live: String, newestAlone: Bool) throws(SinkError) -> Bool {
+        guard state != .disabled, !pipeline.isStalled else { return true }
+        guard let copies = unseenCopies(chain, through: index, under: live, newestAlone: newestAlone) else { return false }
         // The seen copy the walk stopped at may hold more than was read (it grew before it was gzipped).
         if let oldest = copies.first, let at = chain.firstIndex(of: oldest.path), at > 0 { try catchUpLonger(chain[at - 1], under: live) }
         for copy in copies {
@@ -75,6 +95,7 @@ extension Tailer {
             // it arrives under its new name, not passed over as seen.
             try readRotated(copy.path, from: 0, fingerprint: copy.fingerprint, as: live, newest: copy.path == chain.last)
         }
+        return true
     }
 
     /// Without arrival events (inotify's queue overflowed, arrivals came while reading was paused or
@@ -102,9 +123,15 @@ extension Tailer {
                 guard let stamp = FileStamp(copy) else { continue }
                 // A poll without inotify comes back every 2 s: an unchanged copy is not opened (nor inflated) again.
                 let unchanged = lookedAtCopies[copy].flatMap { $0.stamp == stamp ? $0 : nil }
-                let fingerprint = unchanged?.fingerprint ?? fingerprint(ofFile: copy)
-                looked[copy] = (stamp, fingerprint)
-                guard let fingerprint else { continue }
+                let look = unchanged.map { $0.fingerprint.map(FileLook.content) ?? .nothing } ?? look(atFile: copy)
+                // Not looked at for want of a descriptor: not remembered as looked at (it would pass for empty until
+                // it changed); the copy is looked at again, as at its arrival, once one is free.
+                if look == .noDescriptor {
+                    awaitDescriptor(for: copy)
+                    break
+                }
+                looked[copy] = (stamp, look.fingerprint)
+                guard let fingerprint = look.fingerprint else { continue }
                 // One let go part-way may have grown before it was gzipped: the newest at each look, others when changed.
                 let isNewest = newest == nil
                 if isNewest { newest = index }
@@ -122,11 +149,22 @@ extension Tailer {
         lookedAtCopies = pipeline.isStalled ? [:] : looked
     }
 
-    /// The copies of `chain` up to `index` whose content went by unseen under `live` (`UnseenCopies`).
-    func unseenCopies(_ chain: [String], through index: Int, under live: String, newestAlone: Bool) -> [UnseenCopies.Copy] {
-        UnseenCopies.pick(chain, through: index, newestAlone: newestAlone, chainNoted: seen.chainsNoted.contains(live),
-                          seenWhole: seen.isWhole(under: live), fingerprint: { [unowned self] in fingerprint(ofFile: $0) },
-                          seen: { hasSeen($0, under: live) })
+    /// The copies of `chain` up to `index` whose content went by unseen under `live` (`UnseenCopies`); nil when a
+    /// copy could not be looked at for want of a descriptor (it would pass for empty): that copy is looked at again,
+    /// as at its arrival, once one is free.
+    func unseenCopies(_ chain: [String], through index: Int, under live: String, newestAlone: Bool) -> [UnseenCopies.Copy]? {
+        var unlooked: String?
+        let copies = UnseenCopies.pick(chain, through: index, newestAlone: newestAlone, chainNoted: seen.chainsNoted.contains(live),
+                                       seenWhole: seen.isWhole(under: live), fingerprint: { [unowned self] copy in
+            let look = look(atFile: copy)
+            if look == .noDescriptor, unlooked == nil { unlooked = copy }
+            return look.fingerprint
+        }, seen: { hasSeen($0, under: live) })
+        if let unlooked {
+            awaitDescriptor(for: unlooked)
+            return nil
+        }
+        return copies
     }
 
     /// Who owns a rotated copy, as the config and the files followed now say.

@@ -45,7 +45,7 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     /// simulator makes them run out.
     var descriptorsFree: (Int) -> Bool = Syscall.canOpenDescriptors
     /// A seam for tests: an `open(2)` of a followed, drained or caught-up file, and a first-line look
-    /// (`fingerprint(ofFile:)`), fails with this (EMFILE: the descriptors the budget saw free were taken by the time
+    /// (`look(atFile:)`), fails with this (EMFILE: the descriptors the budget saw free were taken by the time
     /// of the open; `TailerDescriptorShortageTests`, and the simulator while its descriptors are out).
     var openFailure: (() -> Errno?)?
     /// Paths left unopened for want of a descriptor (live files, rotated copies), looked at again at `descriptorRetryAt`.

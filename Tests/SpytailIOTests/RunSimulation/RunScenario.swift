@@ -51,6 +51,10 @@ struct RunScenario: CustomStringConvertible {
         /// lowered) or are free again. Played at the gauge the run asks before it opens a file, and at every open of a
         /// log file, which fails (EMFILE) meanwhile; the loop turns once.
         case descriptorsRunOut(Bool)
+        /// Another thread of the process takes the descriptors the run's gauge saw free (viewers connecting between
+        /// the gauge and the open), or gives them back: the gauge still says they are free, but every `open(2)` of a
+        /// log file fails (EMFILE) meanwhile; the loop turns once.
+        case descriptorsTaken(Bool)
 
         var description: String {
             switch self {
@@ -74,6 +78,7 @@ struct RunScenario: CustomStringConvertible {
             case .acknowledge(let n): "acknowledge(\(n))"
             case .outputSyncFails(let fails): "outputSyncFails(\(fails))"
             case .descriptorsRunOut(let out): "descriptorsRunOut(\(out))"
+            case .descriptorsTaken(let taken): "descriptorsTaken(\(taken))"
             case .outputDiskFull(let room): "outputDiskFull(\(room.map { "\($0) bytes left" } ?? "room again"))"
             }
         }
@@ -126,6 +131,9 @@ struct RunScenario: CustomStringConvertible {
         // When the process's descriptors run out and are free again: one more.
         var descriptors = SplitMix64(seed: seed ^ 0xFD5)
         var descriptorsOut = false
+        // When another thread takes descriptors behind the gauge's back, briefly: one more.
+        var taken = SplitMix64(seed: seed ^ 0x7A4E)
+        var descriptorsTaken = false
         // When the numbered writer's container restarts: one more.
         var restarts = SplitMix64(seed: seed ^ 0x8E57)
         delivers = answers.below(2) == 0 && Self.withDestination
@@ -170,6 +178,10 @@ struct RunScenario: CustomStringConvertible {
             if descriptors.below(descriptorsOut ? 6 : 40) == 0 {
                 descriptorsOut.toggle()
                 steps.append(.descriptorsRunOut(descriptorsOut))
+            }
+            if taken.below(descriptorsTaken ? 4 : 40) == 0 {
+                descriptorsTaken.toggle()
+                steps.append(.descriptorsTaken(descriptorsTaken))
             }
             if restarts.below(25) == 0 { steps.append(.restart(writer: 0)) }
             if sync.below(syncFails ? 8 : 60) == 0 {

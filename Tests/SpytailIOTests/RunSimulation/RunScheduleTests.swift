@@ -520,7 +520,7 @@ struct RunScheduleTests {
     /// Seed 391, shrunk: `a-1.log` was rotated twice while no descriptor was free; the arrival of its copy was read
     /// whole but the copy could not be opened, and nothing looked at it again. A copy whose open finds no descriptor
     /// free now waits for one like a live file, and is read as at its arrival. Once the first-line looks failed too
-    /// (the simulator's `openFailure` covers `Tailer.fingerprint(ofFile:)`), the same schedule lost the lines another
+    /// (the simulator's `openFailure` covers `Tailer.look(atFile:)`), the same schedule lost the lines another
     /// way: the copy's arrival noted the new live file's chain with the copy's look failed (taken for empty), so
     /// nothing read it later. The live file now waits for a descriptor before its chain is noted.
     @Test func aCopyThatArrivesWhileNoDescriptorIsFreeIsReadOnceOneIs() {
@@ -553,6 +553,52 @@ struct RunScheduleTests {
                                    delivers: true,
                                    steps: [.rotate(writer: 0), .setState(.disabled), .descriptorsRunOut(true), .write(writer: 0, lines: 20),
                                            .setState(.recording), .restart(writer: 0), .deliver(events: 10)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    // Descriptors taken behind the gauge's back (`descriptorsTaken`: the gauge says free, every open fails; seeds
+    // 1…1500: 64 lost or doubled lines before these were mended, with each look at a first line saying when it could
+    // not open the file — `FileLook.noDescriptor` — instead of passing for empty or other content).
+
+    /// Seed 25, shrunk: `c.log`'s position, checkpointed, was resumed at a start whose opens all failed. The resume's
+    /// look at the chain found no first line anywhere and reported the content vanished: 5 lines lost. A resume that
+    /// cannot look at a member now parks what it has not read and waits for a descriptor.
+    @Test func aResumeWhoseLooksFindNoDescriptorParksInsteadOfTakingTheContentForGone() {
+        let schedule = RunScenario(modes: [(.copytruncate, compress: true, delay: false), Self.plain, (.copytruncate, compress: true, delay: true)],
+                                   startsLate: true,
+                                   steps: [.start, .write(writer: 2, lines: 12), .crash, .start, .write(writer: 2, lines: 5),
+                                           .tick(milliseconds: 2500), .powerLoss, .descriptorsTaken(true), .start, .rotate(writer: 2)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    /// Seed 917, shrunk: at a first start whose opens failed, `a.log`'s rotated copy could not be looked at, but the
+    /// chain was noted as read; after a stop the next start took the copy for history. The chain of a new live file is
+    /// now noted only once its copies were looked at (the live file waits with them).
+    @Test func aChainWhoseCopiesCouldNotBeLookedAtIsNotNotedAsRead() {
+        let schedule = RunScenario(modes: [Self.plain, (.copytruncate, compress: false, delay: false), (.create, compress: true, delay: false)],
+                                   startsLate: true,
+                                   steps: [.write(writer: 0, lines: 6), .rotate(writer: 0), .reopen(writer: 0), .descriptorsTaken(true),
+                                           .start, .stop, .start])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    /// Seed 917 again, once the chain was mended: `c.log`, followed empty at the last save, had its lines rotated
+    /// into a gzipped copy; the start's resume could not look at the copy and waited, but with no position to park
+    /// it left nothing parked, so the path was looked at later as a new file whose chain was known: the copy passed
+    /// for history. The resume itself is parked now, as when the gauge says no.
+    @Test func aResumeOfAFileFollowedEmptyIsParkedWhenItsLooksFindNoDescriptor() {
+        let schedule = RunScenario(modes: [Self.plain, (.copytruncate, compress: false, delay: false), (.create, compress: true, delay: false)],
+                                   startsLate: true,
+                                   steps: [.descriptorsTaken(true), .start, .write(writer: 2, lines: 14), .rotate(writer: 2), .rotate(writer: 2),
+                                           .crashWhileSaving, .start])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    /// Seed 870, shrunk: `a-1.log`'s copy arrived while its opens failed, after a container restart.
+    @Test func aCopyOfARestartedContainersFileIsReadOnceItsOpensWorkAgain() {
+        let schedule = RunScenario(modes: [(.create, compress: true, delay: true), Self.plain, (.create, compress: true, delay: false)],
+                                   steps: [.restart(writer: 0), .rotate(writer: 0), .deliver(events: 7), .write(writer: 0, lines: 2),
+                                           .descriptorsTaken(true), .restart(writer: 0), .stop, .start])
         #expect(SimulatedRun(schedule).play() == [])
     }
 }

@@ -32,6 +32,9 @@ final class SimulatedRun {
     /// The process's descriptors have run out (`descriptorsRunOut`): the run's gauge says none is free, and every
     /// `open(2)` of a log file fails with EMFILE.
     private var descriptorsOut = false
+    /// Another thread holds the descriptors the gauge sees free (`descriptorsTaken`): the gauge says yes, every
+    /// `open(2)` of a log file fails with EMFILE.
+    private var descriptorsTaken = false
     /// The run's state as last asked (a new process starts recording, the config's state).
     private var recording = true
     /// What broke an invariant, step by step.
@@ -158,6 +161,9 @@ final class SimulatedRun {
         case .descriptorsRunOut(let out):
             descriptorsOut = out
             turn(with: [])
+        case .descriptorsTaken(let taken):
+            descriptorsTaken = taken
+            turn(with: [])
         case .outputSyncFails(let fails):
             disk.syncFails = fails
             turn(with: [])
@@ -203,7 +209,7 @@ final class SimulatedRun {
         }
         perform(.checkpointDiskFull(false))  // room again: the run's saves recover
         (disk.room, disk.syncFails) = (nil, false)  // and its output
-        descriptorsOut = false  // and descriptors are free again: paths left for want of one are looked at again
+        (descriptorsOut, descriptorsTaken) = (false, false)  // and descriptors are free again: paths left for want of one are looked at again
         if tailer == nil { start() }
         perform(.setState(.recording))
         // Six rounds; with a destination, as many more as it takes to deliver everything (it answers every round,
@@ -237,7 +243,7 @@ final class SimulatedRun {
             recording = true
             run.onWait = { [unowned self] in self.whileWaiting() }
             run.descriptorsFree = { [unowned self] count in !self.descriptorsOut && Syscall.canOpenDescriptors(count) }
-            run.openFailure = { [unowned self] in self.descriptorsOut ? Errno(EMFILE) : nil }  // also where no gauge was asked
+            run.openFailure = { [unowned self] in self.descriptorsOut || self.descriptorsTaken ? Errno(EMFILE) : nil }  // also where no gauge was asked
             run.onChainLooked = { [unowned self] _ in self.whileResuming() }
             run.open()
             try run.begin()
