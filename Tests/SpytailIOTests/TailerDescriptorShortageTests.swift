@@ -91,7 +91,8 @@ struct TailerDescriptorShortageTests {
 
 /// A parked file (closed to stay under `tail.maxOpenFiles`, its position kept) is looked at without a descriptor:
 /// the same inode at the size it was parked at means nothing new. Not when that size is 0: copytruncate empties the
-/// file it copied, and a parked content always had a first line, which is now in the copy.
+/// file it copied, and a parked content always had a first line, which is now in the copy. Nor when the position on
+/// that inode is a drained one: the file there now is another.
 struct TailerParkedFileTests {
     @Test func aParkedFileEmptiedByCopytruncateIsReadFromItsCopy() throws {
         let dir = TemporaryDirectory()

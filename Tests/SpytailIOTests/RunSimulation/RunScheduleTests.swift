@@ -601,4 +601,39 @@ struct RunScheduleTests {
                                            .descriptorsTaken(true), .restart(writer: 0), .stop, .start])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// Seed 692, shrunk: a power loss took every checkpoint, and the next start, a first start for `a-1.log`, read its
+    /// history with its opens failing: the copy holding ten lines could not be looked at, passed for empty, and
+    /// the live file (emptied by copytruncate) was followed — the ten lines lost. History reading now stops at a
+    /// member it cannot open, and the path, its chain not noted, reads what is left first once a descriptor is free;
+    /// a look at a chain's copies that cannot open one (`unseenCopies`) waits for one too (either alone still lost
+    /// the lines here).
+    @Test func aFirstStartWhoseHistoryCannotBeOpenedReadsItOnceADescriptorIsFree() {
+        let schedule = RunScenario(modes: [(.copytruncate, compress: false, delay: false), Self.plain, Self.plain],
+                                   steps: [.restart(writer: 0), .write(writer: 0, lines: 10), .rotate(writer: 0), .tick(milliseconds: 300),
+                                           .powerLoss, .descriptorsTaken(true), .start])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    /// Seed 822, shrunk: the same at a late first start, after the writer's container restarted while no descriptor
+    /// was free: twelve lines lost.
+    @Test func aFirstStartAfterAContainerRestartReadsTheHistoryItCouldNotOpen() {
+        let schedule = RunScenario(modes: [(.create, compress: true, delay: true), (.create, compress: true, delay: false),
+                                           (.copytruncate, compress: false, delay: false)],
+                                   startsLate: true,
+                                   steps: [.rotate(writer: 0), .write(writer: 0, lines: 12), .descriptorsRunOut(true), .restart(writer: 0),
+                                           .descriptorsRunOut(false), .descriptorsTaken(true), .start])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    /// Seed 1447, shrunk: `a.log` was rotated twice while disabled; leaving `disabled` looked at the chains' copies
+    /// (no arrival events come while disabled) with every open failing. The look remembered each copy as looked at
+    /// and empty until its stat changed, and passed over it: seven lines lost. A copy that cannot be looked at is
+    /// not remembered now, and waits for a descriptor.
+    @Test func theLookAtCopiesOnLeavingDisabledWaitsForADescriptorInsteadOfTakingThemForEmpty() {
+        let schedule = RunScenario(modes: [(.create, compress: true, delay: false), Self.plain, Self.plain], delivers: true,
+                                   steps: [.setState(.disabled), .rotate(writer: 0), .write(writer: 0, lines: 7), .descriptorsTaken(true),
+                                           .rotate(writer: 0), .setState(.recording)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }
