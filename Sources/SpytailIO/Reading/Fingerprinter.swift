@@ -29,7 +29,7 @@ public enum Fingerprinter {
         do throws(ReadError) {
             source = try FileOpener.open(path)
         } catch {
-            if case .open(let errno) = error.cause, errno.rawValue == EMFILE || errno.rawValue == ENFILE { return .noDescriptor }
+            if error.wantsDescriptor { return .noDescriptor }
             return .nothing
         }
         return of(source).map(FileLook.content) ?? .nothing

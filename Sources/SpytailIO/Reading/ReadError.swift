@@ -1,3 +1,5 @@
+import Glibc
+
 /// A file that could not be read, or not to its end: which file, where, and why.
 public struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Cause: Sendable, Equatable {
@@ -18,6 +20,12 @@ public struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Byte offset in the file where it went wrong (compressed offset for gzip), when known.
     public let offset: Int64?
     public let cause: Cause
+
+    /// The open failed for want of a descriptor (EMFILE: the process's limit; ENFILE: the system's). Says nothing
+    /// of the file: it is to be opened again once one is free, not taken for gone or empty.
+    public var wantsDescriptor: Bool {
+        if case .open(let errno) = cause { errno.rawValue == EMFILE || errno.rawValue == ENFILE } else { false }
+    }
 
     public init(path: String, offset: Int64? = nil, cause: Cause) {
         self.path = path

@@ -22,7 +22,7 @@ extension Tailer {
             source = try FileOpener.open(member)
         } catch {
             // No descriptor free: the copy is looked at again once one is (as at its arrival), not passed over.
-            if case .open(let errno) = error.cause, errno.rawValue == EMFILE || errno.rawValue == ENFILE { awaitDescriptor(for: member) }
+            if error.wantsDescriptor { awaitDescriptor(for: member) }
             return nil
         }
         if stillWritten, let plain = source as? PlainFileReader { plain.endAtLastNewline(notBefore: offset) }

@@ -69,7 +69,7 @@ extension Tailer {
             if case .open(let errno) = error.cause, errno.rawValue == ENOENT { return fingerprint == nil ? .notRead : .contentMoved }
             // The descriptors the budget saw free were taken meanwhile (another thread, a limit lowered): the path
             // waits for one as if the budget had said so, and is looked at again (it may get no event of its own).
-            if case .open(let errno) = error.cause, errno.rawValue == EMFILE || errno.rawValue == ENFILE {
+            if error.wantsDescriptor {
                 awaitDescriptor(for: path)
                 return .notRead
             }

@@ -75,7 +75,7 @@ extension Tailer {
         var newest: (member: String, fingerprint: Fingerprint, end: Int64)?
         for member in chain {
             do { _ = try FileOpener.open(member) } catch {
-                if case .open(let errno) = error.cause, errno.rawValue == EMFILE || errno.rawValue == ENFILE { return .cutShort }
+                if error.wantsDescriptor { return .cutShort }
                 events.report(.readFailed(error))
                 continue
             }
