@@ -107,6 +107,23 @@ extension Tailer {
         }
     }
 
+    /// Where a retired file is now when it is no longer at the path it was seen at and its moves went untold (lost
+    /// to an overflow, dropped while disabled): the copy of its live path under its inode (one stat a copy), which
+    /// it is then looked at under. Without this, a file retired as `a.log.1` that grew (its writer never reopened)
+    /// and was rotated on to `a.log.2` before it could be read again was looked for at `a.log.1` only, which now
+    /// holds other content, and its growth was never read (simulator seed 15497). Nil when it is still there, or
+    /// in no copy (gzipped, deleted, moved out: `lookAtRetired` lets it go, and the copy holding it reads it on).
+    func whereNow(_ old: RetiredFile) -> String? {
+        let identity = old.checkpoint.identity
+        guard Syscall.stat(old.currentPath).map({ FileIdentity($0) }) != identity,
+              let source = configuration.source(ofLive: old.checkpoint.path) else { return nil }
+        let moved = discovery.rotatedCopies(of: old.checkpoint.path, source: source).first {
+            Syscall.stat($0).map({ FileIdentity($0) }) == identity
+        }
+        if let moved { tracked.moveRetired(identity, to: moved) }
+        return moved
+    }
+
     /// `old` seen again at `path` with `size` bytes: unchanged, nothing is opened; grown with its content,
     /// drained again; other content under its inode (deleted, the inode reused), let go. False when let go.
     func reconcileRetired(_ old: RetiredFile, at path: String, size: Int64) throws(SinkError) -> Bool {

@@ -14,8 +14,11 @@ extension Tailer {
         for source in configuration.sources {
             for path in discovery.liveFiles(for: source) { try reconcilePath(path) }
         }
-        // Retired files may have grown meanwhile (their events lost, or dropped while disabled).
-        for old in tracked.retiredFiles { try reconcilePath(old.currentPath) }
+        // Retired files may have grown meanwhile (their events lost, or dropped while disabled), and been rotated on.
+        for old in tracked.retiredFiles {
+            try reconcilePath(old.currentPath)
+            if let moved = whereNow(old) { try reconcilePath(moved) }
+        }
         try catchUpUnseenRotations()
     }
 

@@ -248,6 +248,13 @@ struct TrackedFiles {
         return forgetRetired(oldest.checkpoint.identity)
     }
 
+    /// A retired file found under another name (rotated on while its moves went untold): looked at there from now on.
+    mutating func moveRetired(_ identity: FileIdentity, to path: String) {
+        guard case .retired(var old) = entries[.file(identity)] else { return }
+        old.currentPath = path
+        entries[.file(identity)] = .retired(old)
+    }
+
     /// Forgets a retired file; returns it when there was one.
     mutating func forgetRetired(_ identity: FileIdentity) -> RetiredFile? {
         guard case .retired(let old) = entries[.file(identity)] else { return nil }

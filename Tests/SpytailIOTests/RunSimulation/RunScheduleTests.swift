@@ -686,4 +686,15 @@ struct RunScheduleTests {
                                            .deliver(events: 12)])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// Seed 15497 of 20,000, shrunk: `a.log.1`, retired at a start, grew under a writer that never reopened while the
+    /// gauge said no descriptor was free, and was rotated on to `a.log.2`; the inotify queue then overflowed. The bulk
+    /// look looked for the retired file at `a.log.1` only (another file now), and the walk over the chain stopped at
+    /// that seen copy: fifteen lines lost. A retired file is looked for in its live path's copies by its inode now.
+    @Test func aRetiredFileRotatedOnWhileItsEventsWereLostIsReadWhereItIsNow() {
+        let schedule = RunScenario(modes: [Self.plain, (.create, compress: true, delay: true), Self.plain],
+                                   steps: [.rotate(writer: 0), .stop, .write(writer: 0, lines: 20), .start, .descriptorsRunOut(true),
+                                           .write(writer: 0, lines: 15), .rotate(writer: 0), .write(writer: 0, lines: 4), .overflow])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }
