@@ -187,3 +187,122 @@ struct TailerParkedFileTests {
         second.abandon()
     }
 }
+
+/// A `startAt: end` live file the start could not open for want of a descriptor (the budget said no, or the open or a
+/// copy's look failed): where it ended at the start is kept (a `stat` needs no descriptor), and once one is free it is
+/// followed from there — not from its beginning, which sent the history `startAt: end` skips — and the copies skipped
+/// at the start stay skipped when they are renamed later.
+struct TailerStartAtEndShortageTests {
+    struct Run {
+        let dir = TemporaryDirectory()
+        let clock = ManualClock()
+        let descriptorsOut = Locked(false), opensFail = Locked(false)
+        var logs: String { dir.file("logs") }
+
+        init(_ files: [String: String]) throws {
+            try FileManager.default.createDirectory(atPath: dir.file("logs"), withIntermediateDirectories: true)
+            for (name, text) in files { dir.write("logs/\(name)", text) }
+        }
+
+        func start() throws -> Tailer<ManualClock> {
+            let config = dir.write("c.json", #"""
+                {"sources": [{"name": "app", "include": ["logs/*.log"], "startAt": "end"}],
+                 "outputs": [{"type": "file", "path": "out.txt", "format": "text"}]}
+                """#)
+            let tailer = try Tailer(configFile: ConfigFile(path: config), store: nil, events: RecordingEventReporter(), clock: clock,
+                                    fileEvents: RecordingFileEvents().factory)
+            let (out, fail) = (descriptorsOut, opensFail)
+            tailer.descriptorsFree = { count in !out.withLock({ $0 }) && Syscall.canOpenDescriptors(count) }
+            tailer.openFailure = { fail.withLock { $0 } ? Errno(EMFILE) : nil }
+            tailer.open()
+            try tailer.begin()
+            return tailer
+        }
+
+        func append(_ name: String, _ text: String) throws {
+            try FileHandle(forWritingTo: URL(fileURLWithPath: dir.file("logs/\(name)"))).appendAndClose(text)
+        }
+
+        /// Descriptors are free again; the loop's retry a second later (no file event) does the rest.
+        func free(_ tailer: Tailer<ManualClock>) throws {
+            descriptorsOut.withLock { $0 = false }
+            opensFail.withLock { $0 = false }
+            clock.advance(by: .seconds(2))
+            _ = try tailer.turn([])
+        }
+
+        var exported: [String] { TailerTests.lastWords(in: dir.file("out.txt")) }
+    }
+
+    @Test func aFileLeftAtTheStartForWantOfADescriptorIsFollowedFromWhereItEndedThen() throws {
+        let run = try Run(["a.log": "old1\nold2\n"])
+        defer { run.dir.remove() }
+        run.descriptorsOut.withLock { $0 = true }
+        let tailer = try run.start()
+        try run.append("a.log", "new1\n")
+        _ = try tailer.turn([.watch(.changed(directory: run.logs, name: "a.log", kind: .modified))])
+        #expect(run.exported == [])
+        try run.free(tailer)
+        #expect(run.exported == ["new1"])
+        tailer.abandon()
+    }
+
+    /// Rotated before a descriptor was free: the copy holding the start's file is read on from where it ended then,
+    /// and the new live file whole.
+    @Test func aFileLeftAtTheStartAndRotatedMeanwhileIsReadOnFromItsCopy() throws {
+        let run = try Run(["a.log": "old1\nold2\n", "a.log.1": "older\n"])
+        defer { run.dir.remove() }
+        run.descriptorsOut.withLock { $0 = true }
+        let tailer = try run.start()
+        try run.append("a.log", "new1\n")
+        try FileManager.default.moveItem(atPath: run.dir.file("logs/a.log.1"), toPath: run.dir.file("logs/a.log.2"))
+        try FileManager.default.moveItem(atPath: run.dir.file("logs/a.log"), toPath: run.dir.file("logs/a.log.1"))
+        run.dir.write("logs/a.log", "new2\n")
+        _ = try tailer.turn([.watch(.changed(directory: run.logs, name: "a.log.2", kind: .entries)),
+                             .watch(.changed(directory: run.logs, name: "a.log.1", kind: .entries)),
+                             .watch(.changed(directory: run.logs, name: "a.log", kind: .entries))])
+        #expect(run.exported == [])
+        try run.free(tailer)
+        #expect(run.exported == ["new1", "new2"])
+        tailer.abandon()
+    }
+
+    /// The budget said yes, then the opens failed (another thread took the descriptors): the skipped copy could not be
+    /// looked at, nor the live file opened. Both wait; the copy, renamed meanwhile, is still history.
+    @Test func aStartWhoseOpensFailKeepsItsEndAndItsSkippedCopies() throws {
+        let run = try Run(["a.log": "old1\n", "a.log.1": "older\n"])
+        defer { run.dir.remove() }
+        run.opensFail.withLock { $0 = true }
+        let tailer = try run.start()
+        try run.append("a.log", "new1\n")
+        try FileManager.default.moveItem(atPath: run.dir.file("logs/a.log.1"), toPath: run.dir.file("logs/a.log.2"))
+        _ = try tailer.turn([.watch(.changed(directory: run.logs, name: "a.log.2", kind: .entries)),
+                             .watch(.changed(directory: run.logs, name: "a.log", kind: .modified))])
+        #expect(run.exported == [])
+        try run.free(tailer)
+        _ = try tailer.turn([.watch(.changed(directory: run.logs, name: "a.log.2", kind: .entries))])
+        #expect(run.exported == ["new1"])
+        tailer.abandon()
+    }
+
+    /// The copy the start could not look at, rotated on later (its arrival, then an overflow's look at every chain):
+    /// still history, not content never seen. It was remembered as nothing, and read.
+    @Test func aCopyTheStartCouldNotLookAtStaysSkippedWhenItIsRotatedOn() throws {
+        let run = try Run(["a.log": "old1\n", "a.log.1": "older\n"])
+        defer { run.dir.remove() }
+        run.opensFail.withLock { $0 = true }
+        let tailer = try run.start()
+        try run.append("a.log", "new1\n")
+        try run.free(tailer)
+        try FileManager.default.moveItem(atPath: run.dir.file("logs/a.log.1"), toPath: run.dir.file("logs/a.log.2"))
+        try FileManager.default.moveItem(atPath: run.dir.file("logs/a.log"), toPath: run.dir.file("logs/a.log.1"))
+        run.dir.write("logs/a.log", "new2\n")
+        _ = try tailer.turn([.watch(.changed(directory: run.logs, name: "a.log.2", kind: .entries)),
+                             .watch(.changed(directory: run.logs, name: "a.log.1", kind: .entries)),
+                             .watch(.changed(directory: run.logs, name: "a.log", kind: .entries))])
+        run.clock.advance(by: .seconds(5))
+        _ = try tailer.turn([.watch(.overflow)])
+        #expect(run.exported == ["new1", "new2"])
+        tailer.abandon()
+    }
+}

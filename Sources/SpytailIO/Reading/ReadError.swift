@@ -24,7 +24,7 @@ public struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The open failed for want of a descriptor (EMFILE: the process's limit; ENFILE: the system's). Says nothing
     /// of the file: it is to be opened again once one is free, not taken for gone or empty.
     public var wantsDescriptor: Bool {
-        if case .open(let errno) = cause { errno.rawValue == EMFILE || errno.rawValue == ENFILE } else { false }
+        if case .open(let errno) = cause { errno.isOutOfDescriptors } else { false }
     }
 
     public init(path: String, offset: Int64? = nil, cause: Cause) {

@@ -89,6 +89,7 @@ extension Tailer {
         } else {
             guard try haveDescriptorsForOpening(path) else { return }
             guard try catchUpCopiesOfNewFile(path) else { return awaitDescriptor(for: path) }
+            if try followFromItsEndAtStart(path, now: identity) { return }
             // copytruncate between its copy and its truncate: the live file starts with the content of a copy read
             // (now, or when the copy arrived first) and kept at its end; it is read on from there. The live file's
             // first line is looked at only when some copy was read at all: a new file costs no extra open otherwise.

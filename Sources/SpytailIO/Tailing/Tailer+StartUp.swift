@@ -32,11 +32,21 @@ extension Tailer {
                     try resumeWhenDescriptorsAllow(path, from: [])
                     continue
                 }
-                // No descriptor free: looked at again once one is (`reconcilePath` reads its unseen copies first).
-                guard try haveDescriptorsForOpening(path) else { continue }
+                // No descriptor free: looked at again once one is (`reconcilePath` reads its unseen copies first; a
+                // `startAt: end` file is followed from where it ends now).
+                guard try haveDescriptorsForOpening(path) else {
+                    if !known && source.startAt == .end { endsAtStart[path] = FileStamp(path) }
+                    continue
+                }
                 if !known && (source.startAt == .end || !source.rotated) {
                     seen.noteChain(of: path)
-                    rememberSkipped(discovery.rotatedChain(of: path, source: source, listings: listings), under: path)
+                    guard rememberSkipped(discovery.rotatedChain(of: path, source: source, listings: listings), under: path) else {
+                        // A copy's look found no descriptor (taken since the gauge said yes): as when the gauge says no.
+                        seen.unnoteChain(of: path)
+                        if source.startAt == .end { endsAtStart[path] = FileStamp(path) }
+                        awaitDescriptor(for: path)
+                        continue
+                    }
                     if source.startAt == .end { try followAtEnd(path) } else { try reconcilePath(path) }
                 } else {
                     let history = known ? .none : try readHistory(of: path, source: source)
@@ -111,29 +121,79 @@ extension Tailer {
         configuration.source(ofLive: path) ?? SpytailConfig.Source(name: "", include: [])
     }
 
-    /// Follows `path` from its end (aligned to the start of the line being written, so no half line).
-    func followAtEnd(_ path: String) throws(SinkError) {
+    /// Follows `path` from its end (aligned to the start of the line being written, so no half line): `startAt: end`.
+    /// `endedAt`: where it ended at the start, when it is followed later (left for want of a descriptor). An open
+    /// that finds no descriptor keeps where the file ends now and waits for one.
+    func followAtEnd(_ path: String, endedAt mark: Int64? = nil) throws(SinkError) {
         let fd: Int32
-        do {
+        do throws(Errno) {
+            if let errno = openFailure?() { throw errno }
             fd = try Syscall.open(path, O_RDONLY)
         } catch {
-            return warnOnce(path, "cannot open: \(error)")
+            guard error.isOutOfDescriptors else { return warnOnce(path, "cannot open: \(error)") }
+            if endsAtStart[path] == nil { endsAtStart[path] = FileStamp(path) }  // the first failure says where it ended
+            return awaitDescriptor(for: path)
         }
         unreadable.remove(path)
+        endsAtStart[path] = nil
         defer { Syscall.close(fd) }
         guard let info = try? Syscall.fstat(fd) else { return }
-        let size = Int64(info.st_size)
-        guard let (fingerprint, covered) = Fingerprinter.ofDescriptor(fd, complete: false) else {
+        guard let (fingerprint, end) = Self.lineStart(of: fd, at: min(Int64(info.st_size), mark ?? .max)) else {
             try follow(path, from: 0, fingerprint: nil)
             return
         }
-        var tail = [UInt8](repeating: 0, count: 65536)
-        let start = max(0, size - Int64(tail.count))
-        let m = (try? tail.withUnsafeMutableBytes { (raw) throws(Errno) in try Syscall.pread(fd, raw, at: start) }) ?? 0
-        let lastNewline = m > 0 ? tail[..<m].lastIndex(of: 0x0A) : nil
-        let offset = lastNewline.map { start + Int64($0) + 1 } ?? size
-        let end = max(offset, Int64(covered))
         // Rotated between this look and the open: the file now at the path is new, all of it.
         if try !follow(path, from: end, fingerprint: fingerprint) { try follow(path, from: 0, fingerprint: nil) }
+    }
+
+    /// A `startAt: end` live file left at the start for want of a descriptor, looked at now that one is free: followed
+    /// from where it ended at the start. Rotated meanwhile, the copy that holds it is read on from there first (the
+    /// file at the path now was created since the start: it is read whole, as today). False when it was not left so.
+    func followFromItsEndAtStart(_ path: String, now identity: FileIdentity) throws(SinkError) -> Bool {
+        guard let start = endsAtStart[path] else { return false }
+        if start.identity == identity {
+            try followAtEnd(path, endedAt: start.size)  // kept while its open finds no descriptor
+            return true
+        }
+        let chain = discovery.rotatedChain(of: path, source: source(of: path))
+        guard let copy = chain.last(where: { Syscall.stat($0).map({ FileIdentity($0) }) == start.identity }) else {
+            endsAtStart[path] = nil
+            return false
+        }
+        let fd: Int32
+        do throws(Errno) {
+            if let errno = openFailure?() { throw errno }
+            fd = try Syscall.open(copy, O_RDONLY)
+        } catch {
+            guard error.isOutOfDescriptors else {
+                endsAtStart[path] = nil
+                return false
+            }
+            awaitDescriptor(for: path)  // the live file waits with it
+            return true
+        }
+        endsAtStart[path] = nil
+        let begin = Self.lineStart(of: fd, at: start.size)
+        Syscall.close(fd)
+        if let (fingerprint, offset) = begin {
+            try readRotated(copy, from: offset, fingerprint: fingerprint, as: path, newest: copy == chain.last)
+        }
+        return false
+    }
+
+    /// The first line's fingerprint of the file open at `fd`, and the start of the line being written at `size` (not
+    /// before the end of that first line); nil when the file is empty.
+    static func lineStart(of fd: Int32, at size: Int64) -> (fingerprint: Fingerprint, offset: Int64)? {
+        guard let (fingerprint, covered) = Fingerprinter.ofDescriptor(fd, complete: false) else { return nil }
+        guard size > 0 else { return (fingerprint, 0) }  // empty then: all of it came since
+        var tail = [UInt8](repeating: 0, count: 65536)
+        let start = max(0, size - Int64(tail.count))
+        let count = min(Int(size - start), tail.count)
+        let m = (try? tail.withUnsafeMutableBytes { (raw) throws(Errno) in
+            try Syscall.pread(fd, UnsafeMutableRawBufferPointer(rebasing: raw[..<count]), at: start)
+        }) ?? 0
+        let lastNewline = m > 0 ? tail[..<m].lastIndex(of: 0x0A) : nil
+        let offset = lastNewline.map { start + Int64($0) + 1 } ?? size
+        return (fingerprint, max(offset, Int64(covered)))
     }
 }

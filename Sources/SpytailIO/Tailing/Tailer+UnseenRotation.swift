@@ -62,7 +62,10 @@ extension Tailer {
         seen.noteChain(of: path)
         let chain = discovery.rotatedChain(of: path, source: source)
         guard source.rotated, source.startAt == .beginning else {
-            rememberSkipped(chain, under: path)
+            guard rememberSkipped(chain, under: path) else {
+                seen.unnoteChain(of: path)
+                return false
+            }
             return true
         }
         guard !chain.isEmpty else { return true }
@@ -76,9 +79,20 @@ extension Tailer {
     }
 
     /// Copies left unread on purpose (`startAt: end`, `rotated: false`) are known: one renamed later is not
-    /// new content, nor is it at a restart.
-    func rememberSkipped(_ copies: [String], under live: String) {
-        for copy in copies { seen.remember(look(atFile: copy).fingerprint, under: live) }
+    /// new content, nor is it at a restart. False when a copy could not be looked at for want of a descriptor (it
+    /// would pass for empty, and be read as new content once renamed): the copy waits for one, and the caller
+    /// leaves the chain un-noted so the next look remembers them all.
+    @discardableResult
+    func rememberSkipped(_ copies: [String], under live: String) -> Bool {
+        for copy in copies {
+            let look = look(atFile: copy)
+            if look == .noDescriptor {
+                awaitDescriptor(for: copy)
+                return false
+            }
+            seen.remember(look.fingerprint, under: live)
+        }
+        return true
     }
 
     /// Reads the copies `unseenCopies` names, oldest first, as the live path. False when a copy could not be looked
