@@ -107,21 +107,38 @@ extension Tailer {
         }
     }
 
-    /// Where a retired file is now when it is no longer at the path it was seen at and its moves went untold (lost
-    /// to an overflow, dropped while disabled): the copy of its live path under its inode (one stat a copy), which
-    /// it is then looked at under. Without this, a file retired as `a.log.1` that grew (its writer never reopened)
-    /// and was rotated on to `a.log.2` before it could be read again was looked for at `a.log.1` only, which now
-    /// holds other content, and its growth was never read (simulator seed 15497). Nil when it is still there, or
-    /// in no copy (gzipped, deleted, moved out: `lookAtRetired` lets it go, and the copy holding it reads it on).
-    func whereNow(_ old: RetiredFile) -> String? {
+    /// A retired file no longer at the path it was seen at, its moves untold (lost to an overflow, dropped while
+    /// disabled): looked at where it is now, the copy of its live path under its inode (one stat a copy). Without
+    /// this, a file retired as `a.log.1` that grew (its writer never reopened) and was rotated on to `a.log.2` before
+    /// it could be read again was looked for at `a.log.1` only, which held other content by then, and the look at
+    /// the chain stopped at that seen copy: its growth was never read (simulator seed 15497). In no copy (gzipped,
+    /// deleted, moved out), it is let go as `lookAtRetired` does, and the copy holding its content, if any, is read
+    /// on from where reading stopped as at its arrival.
+    func lookForMoved(_ old: RetiredFile) throws(SinkError) {
         let identity = old.checkpoint.identity
-        guard Syscall.stat(old.currentPath).map({ FileIdentity($0) }) != identity,
-              let source = configuration.source(ofLive: old.checkpoint.path) else { return nil }
-        let moved = discovery.rotatedCopies(of: old.checkpoint.path, source: source).first {
-            Syscall.stat($0).map({ FileIdentity($0) }) == identity
+        guard let old = tracked.retired(identity), Syscall.stat(old.currentPath).map({ FileIdentity($0) }) != identity,
+              let source = configuration.source(ofLive: old.checkpoint.path) else { return }
+        let copies = discovery.rotatedCopies(of: old.checkpoint.path, source: source)
+        if let moved = copies.first(where: { Syscall.stat($0).map({ FileIdentity($0) }) == identity }) {
+            tracked.moveRetired(identity, to: moved)
+            return try reconcilePath(moved)
         }
-        if let moved { tracked.moveRetired(identity, to: moved) }
-        return moved
+        try letGoAndReadOnItsCopy(old)
+    }
+
+    /// `old` let go where it was not found as it was (its inode gone, or holding other content: deleted, the inode
+    /// reused): the newest copy of its live path that holds its content (renamed, gzipped), if one does, is read on
+    /// from where reading stopped as at its arrival, which may have been told already, or lost to an overflow.
+    func letGoAndReadOnItsCopy(_ old: RetiredFile) throws(SinkError) {
+        letGo(old)
+        guard let source = configuration.source(ofLive: old.checkpoint.path) else { return }
+        for copy in discovery.rotatedCopies(of: old.checkpoint.path, source: source).reversed() {
+            switch look(atFile: copy) {
+            case .content(old.checkpoint.fingerprint): return try catchUpUnseenRotation(copy, arrived: false)
+            case .noDescriptor: awaitDescriptor(for: copy)  // looked at again, as at its arrival, once one is free
+            case .content, .nothing: continue
+            }
+        }
     }
 
     /// `old` seen again at `path` with `size` bytes: unchanged, nothing is opened; grown with its content,
@@ -140,7 +157,7 @@ extension Tailer {
             awaitDescriptor(for: path)
             return true
         case .content, .nothing:
-            letGo(old)
+            try letGoAndReadOnItsCopy(old)
             return false
         }
     }

@@ -17,7 +17,7 @@ extension Tailer {
         // Retired files may have grown meanwhile (their events lost, or dropped while disabled), and been rotated on.
         for old in tracked.retiredFiles {
             try reconcilePath(old.currentPath)
-            if let moved = whereNow(old) { try reconcilePath(moved) }
+            try lookForMoved(old)
         }
         try catchUpUnseenRotations()
     }
