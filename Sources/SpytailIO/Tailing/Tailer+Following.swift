@@ -148,6 +148,9 @@ extension Tailer {
         let waiting = awaitingDescriptors.sorted()
         awaitingDescriptors = []
         for path in waiting { try reconcilePath(path) }
+        // A rotated copy waited under the name it had, which a rotation may have moved on meanwhile (its arrival lost
+        // to an overflow, or told while no descriptor was free): what it holds is found by a look at every chain.
+        if waiting.contains(where: { !isLive($0) }) { try catchUpUnseenRotations() }
     }
 
     /// Keeps open descriptors under `limit` (`tail.maxOpenFiles` as it fits), releasing what `DescriptorBudget` picks.

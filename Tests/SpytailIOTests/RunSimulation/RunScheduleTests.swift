@@ -709,4 +709,15 @@ struct RunScheduleTests {
                                            .write(writer: 0, lines: 15), .rotate(writer: 0), .rotate(writer: 0), .write(writer: 0, lines: 4), .overflow])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// The retired `a.log.1` grew while no descriptor was free; the rotation's events came (the file let go, its copy
+    /// `a.log.2` waiting for a descriptor under that name), then another rotation moved it on to `a.log.3` and the queue
+    /// overflowed, the overflow's look cut short for want of a descriptor too. The retry looked at `a.log.2` alone,
+    /// another file by then: fifteen lines lost. A retry that had copies waiting looks at every chain again.
+    @Test func aCopyWaitingForADescriptorUnderANameARotationMovedOnIsFoundByTheRetry() {
+        let schedule = RunScenario(modes: [Self.plain, (.create, compress: true, delay: true), Self.plain],
+                                   steps: [.rotate(writer: 0), .stop, .write(writer: 0, lines: 20), .start, .descriptorsRunOut(true),
+                                           .write(writer: 0, lines: 15), .rotate(writer: 0), .deliver(events: 20), .rotate(writer: 0), .write(writer: 0, lines: 4), .overflow])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }
