@@ -8,7 +8,7 @@ import Testing
 /// reloads. A failure is shrunk to a short schedule and printed with the command that replays it.
 ///
 /// The default run plays seeds 1…100 (about 2 s), on as many threads as there are cores
-/// (`SPYTAIL_RUNSIM_WORKERS=N` to choose); `SPYTAIL_RUNSIM_SEEDS=N` plays seeds 1…N,
+/// (`SPYTAIL_RUNSIM_WORKERS=N` to choose); `SPYTAIL_RUNSIM_SEEDS=N` plays seeds 1…N (`SPYTAIL_RUNSIM_FIRST=F`: F…F+N−1),
 /// `SPYTAIL_RUNSIM_SEED=S` plays S alone, `SPYTAIL_RUNSIM_SECONDS=T` starts no seed after T seconds (CI: 10,000
 /// seeds or 2 minutes, failing the build). `SPYTAIL_RUNSIM_COUNT=1` lists every failing seed without shrinking.
 /// `SPYTAIL_RUNSIM_TRACE=1` also plays the shrunk schedule step by step, with what the run said and watched
@@ -24,8 +24,9 @@ import Testing
 struct RunSimulationTests {
     @Test func seededSchedulesLoseNothingAndDoubleOnlyWhatAKillLeftUnsaved() {
         let environment = ProcessInfo.processInfo.environment
+        let first = environment["SPYTAIL_RUNSIM_FIRST"].flatMap { UInt64($0) } ?? 1
         let seeds: [UInt64] = environment["SPYTAIL_RUNSIM_SEED"].flatMap { UInt64($0) }.map { [$0] }
-            ?? Array(1...UInt64(environment["SPYTAIL_RUNSIM_SEEDS"].flatMap { Int($0) } ?? 100))
+            ?? Array(first..<first + UInt64(max(1, environment["SPYTAIL_RUNSIM_SEEDS"].flatMap { Int($0) } ?? 100)))
         let counting = environment["SPYTAIL_RUNSIM_COUNT"] == "1"  // every failing seed listed, none shrunk
         let tracing = environment["SPYTAIL_RUNSIM_TRACE"] == "1"  // with counting: each seed's own play traced
         // `SPYTAIL_RUNSIM_SECONDS=T`: stop starting seeds after T seconds (CI: 10,000 seeds or 2 minutes).
