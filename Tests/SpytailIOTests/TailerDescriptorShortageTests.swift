@@ -231,6 +231,14 @@ struct TailerStartAtEndShortageTests {
             _ = try tailer.turn([])
         }
 
+        /// logrotate's `create` over `a.log` and `a.log.1`, the new `a.log` holding `text`; its events told.
+        func rotate(_ tailer: Tailer<ManualClock>, thenWrite text: String) throws {
+            try FileManager.default.moveItem(atPath: dir.file("logs/a.log.1"), toPath: dir.file("logs/a.log.2"))
+            try FileManager.default.moveItem(atPath: dir.file("logs/a.log"), toPath: dir.file("logs/a.log.1"))
+            dir.write("logs/a.log", text)
+            _ = try tailer.turn(["a.log.2", "a.log.1", "a.log"].map { .watch(.changed(directory: logs, name: $0, kind: .entries)) })
+        }
+
         var exported: [String] { TailerTests.lastWords(in: dir.file("out.txt")) }
     }
 
@@ -255,12 +263,7 @@ struct TailerStartAtEndShortageTests {
         run.descriptorsOut.withLock { $0 = true }
         let tailer = try run.start()
         try run.append("a.log", "new1\n")
-        try FileManager.default.moveItem(atPath: run.dir.file("logs/a.log.1"), toPath: run.dir.file("logs/a.log.2"))
-        try FileManager.default.moveItem(atPath: run.dir.file("logs/a.log"), toPath: run.dir.file("logs/a.log.1"))
-        run.dir.write("logs/a.log", "new2\n")
-        _ = try tailer.turn([.watch(.changed(directory: run.logs, name: "a.log.2", kind: .entries)),
-                             .watch(.changed(directory: run.logs, name: "a.log.1", kind: .entries)),
-                             .watch(.changed(directory: run.logs, name: "a.log", kind: .entries))])
+        try run.rotate(tailer, thenWrite: "new2\n")
         #expect(run.exported == [])
         try run.free(tailer)
         #expect(run.exported == ["new1", "new2"])
@@ -294,12 +297,7 @@ struct TailerStartAtEndShortageTests {
         let tailer = try run.start()
         try run.append("a.log", "new1\n")
         try run.free(tailer)
-        try FileManager.default.moveItem(atPath: run.dir.file("logs/a.log.1"), toPath: run.dir.file("logs/a.log.2"))
-        try FileManager.default.moveItem(atPath: run.dir.file("logs/a.log"), toPath: run.dir.file("logs/a.log.1"))
-        run.dir.write("logs/a.log", "new2\n")
-        _ = try tailer.turn([.watch(.changed(directory: run.logs, name: "a.log.2", kind: .entries)),
-                             .watch(.changed(directory: run.logs, name: "a.log.1", kind: .entries)),
-                             .watch(.changed(directory: run.logs, name: "a.log", kind: .entries))])
+        try run.rotate(tailer, thenWrite: "new2\n")
         run.clock.advance(by: .seconds(5))
         _ = try tailer.turn([.watch(.overflow)])
         #expect(run.exported == ["new1", "new2"])
