@@ -287,11 +287,16 @@ final class SimulatedRun {
         let delivery = destination?.current
         if let delivery, answers.below(3) == 0 { delivery.answersAtFinish = false }
         let said = reporter.events.count
+        // Reading paused behind a full output that has room again, its retry not due yet: the stop's flush goes
+        // through, and what the run was told of during the pause stays unread in the files, as at any stop.
+        let paused = run.condition.isStalled
         turn(with: [.signal(SIGTERM)])
         // An output still full at the stop: its checkpoints stay where the data it took ends, before lines other
         // outputs have (the run says so, `stillFullAtStop`): they are sent again at the next start, with their ids.
         if reporter.events[said...].contains(where: { if case .problem(.stillFullAtStop) = $0 { true } else { false } }) {
             stopsUnsaved += 1
+            undeliveredDied(stalled: true)
+        } else if paused {
             undeliveredDied(stalled: true)
         }
         // Records the destination did not acknowledge in time are read again at the next start, and with them
