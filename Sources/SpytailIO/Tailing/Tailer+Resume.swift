@@ -11,7 +11,7 @@ extension Tailer {
         // A rotation that runs between looking at a name and opening it moves the content: look again, for
         // as long as each look reads more of the chain (a slow reader behind a fast rotator catches up
         // member by member); only three looks in a row that read nothing give up.
-        var resume = ChainResume(checkpoints, seen: seen.knownContents(under: path), seenWhole: seen.isWhole(under: path))
+        var resume = ChainResume(checkpoints, seen: knownContents(resuming: path), seenWhole: seen.isWhole(under: path))
         var fruitless = 0
         while fruitless < 3 {
             let before = resume.delivered.count
@@ -20,6 +20,17 @@ extension Tailer {
         }
         report(.chainKeptChanging(path: path))
         try follow(path, from: 0, fingerprint: nil)
+    }
+
+    /// What was seen under `path`, for its resume. A content retired under it, still where it was retired, is read on
+    /// there if it grows (`reconcileRetired`): its mark is not given, or the resume read its growth too (a parked
+    /// live file resumed once a descriptor was free, its rotated copy grown meanwhile: simulator seed 27618).
+    private func knownContents(resuming path: String) -> [SavedPositions.Seen]? {
+        let retiredInPlace = Set(tracked.retiredFiles.filter { old in
+            old.checkpoint.path == path && Syscall.stat(old.currentPath).map({ FileIdentity($0) }) == old.checkpoint.identity
+        }.map(\.checkpoint.fingerprint))
+        guard !retiredInPlace.isEmpty else { return seen.knownContents(under: path) }
+        return seen.knownContents(under: path)?.map { retiredInPlace.contains($0.fingerprint) ? SavedPositions.Seen($0.fingerprint) : $0 }
     }
 
     /// `resume(_:from:)` once descriptors are free for it; until then the checkpoints stay parked at `path`, looked at

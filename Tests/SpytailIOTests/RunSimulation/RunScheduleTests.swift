@@ -720,4 +720,16 @@ struct RunScheduleTests {
                                            .write(writer: 0, lines: 15), .rotate(writer: 0), .deliver(events: 20), .rotate(writer: 0), .write(writer: 0, lines: 4), .overflow])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// Seed 27618 of 20,001…30,000, shrunk: `b.log`'s rotated copy, retired, had a line finished in it after its
+    /// writer reopened; the live `b.log` was parked for want of a descriptor and resumed once one was free. The
+    /// resume read the copy on from the mark its retirement left, and the retired entry was read on from there
+    /// too: the line twice. A content retired in place is read on by its retired entry alone.
+    @Test func aParkedFilesResumeLeavesAGrownRetiredCopyToItsRetiredEntry() {
+        let schedule = RunScenario(modes: [(.copytruncate, compress: true, delay: false), Self.plain, Self.plain],
+                                   steps: [.rotate(writer: 1), .write(writer: 1, lines: 20), .deliver(events: 10), .deliver(events: 10), .tick(milliseconds: 2500),
+                                           .rotate(writer: 2), .writeHalf(writer: 1, bytes: 9), .reopen(writer: 1), .descriptorsRunOut(true), .write(writer: 1, lines: 1),
+                                           .deliver(events: 7), .rotate(writer: 1)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }
