@@ -82,7 +82,6 @@ extension Tailer {
     /// new content, nor is it at a restart. False when a copy could not be looked at for want of a descriptor (it
     /// would pass for empty, and be read as new content once renamed): the copy waits for one, and the caller
     /// leaves the chain un-noted so the next look remembers them all.
-    @discardableResult
     func rememberSkipped(_ copies: [String], under live: String) -> Bool {
         for copy in copies {
             let look = look(atFile: copy)
