@@ -22,15 +22,19 @@ extension Tailer {
         try follow(path, from: 0, fingerprint: nil)
     }
 
-    /// What was seen under `path`, for its resume. A content retired under it, still where it was retired, is read on
-    /// there if it grows (`reconcileRetired`): its mark is not given, or the resume read its growth too (a parked
-    /// live file resumed once a descriptor was free, its rotated copy grown meanwhile: simulator seed 27618).
+    /// What was seen under `path`, for its resume. A content open under it (a rotated copy being drained), or retired
+    /// under it and still where it was retired, is read on from its own position (`reconcileRetired` if it grows): its
+    /// mark is not given, or the resume read its growth too (a parked live file resumed once a descriptor was free,
+    /// its rotated copy grown meanwhile: simulator seed 27618; whether the copy's drain came first depends on the
+    /// order of the waiting paths).
     private func knownContents(resuming path: String) -> [SavedPositions.Seen]? {
-        let retiredInPlace = Set(tracked.retiredFiles.filter { old in
+        let retiredInPlace = tracked.retiredFiles.filter { old in
             old.checkpoint.path == path && Syscall.stat(old.currentPath).map({ FileIdentity($0) }) == old.checkpoint.identity
-        }.map(\.checkpoint.fingerprint))
-        guard !retiredInPlace.isEmpty else { return seen.knownContents(under: path) }
-        return seen.knownContents(under: path)?.map { retiredInPlace.contains($0.fingerprint) ? SavedPositions.Seen($0.fingerprint) : $0 }
+        }.map(\.checkpoint.fingerprint)
+        let open = tracked.open.filter { $0.followPath == path }.compactMap { $0.source?.fingerprint }
+        let readElsewhere = Set(retiredInPlace + open)
+        guard !readElsewhere.isEmpty else { return seen.knownContents(under: path) }
+        return seen.knownContents(under: path)?.map { readElsewhere.contains($0.fingerprint) ? SavedPositions.Seen($0.fingerprint) : $0 }
     }
 
     /// `resume(_:from:)` once descriptors are free for it; until then the checkpoints stay parked at `path`, looked at
