@@ -123,16 +123,19 @@ extension Tailer {
             tracked.moveRetired(identity, to: moved)
             return try reconcilePath(moved)
         }
-        try letGoAndReadOnItsCopy(old)
+        try letGoAndReadOnItsCopy(old, copies: copies)
     }
 
     /// `old` let go where it was not found as it was (its inode gone, or holding other content: deleted, the inode
     /// reused): the newest copy of its live path that holds its content (renamed, gzipped), if one does, is read on
     /// from where reading stopped as at its arrival, which may have been told already, or lost to an overflow.
-    func letGoAndReadOnItsCopy(_ old: RetiredFile) throws(SinkError) {
+    /// `copies`: the live path's copies, when the caller listed them already.
+    func letGoAndReadOnItsCopy(_ old: RetiredFile, copies listed: [String]? = nil) throws(SinkError) {
         letGo(old)
-        guard let source = configuration.source(ofLive: old.checkpoint.path) else { return }
-        for copy in discovery.rotatedCopies(of: old.checkpoint.path, source: source).reversed() {
+        guard let copies = listed ?? configuration.source(ofLive: old.checkpoint.path).map({
+            discovery.rotatedCopies(of: old.checkpoint.path, source: $0)
+        }) else { return }
+        for copy in copies.reversed() {
             switch look(atFile: copy) {
             case .content(old.checkpoint.fingerprint): return try catchUpUnseenRotation(copy, arrived: false)
             case .noDescriptor: awaitDescriptor(for: copy)  // looked at again, as at its arrival, once one is free

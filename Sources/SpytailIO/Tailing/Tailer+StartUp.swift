@@ -126,10 +126,7 @@ extension Tailer {
     /// that finds no descriptor keeps where the file ends now and waits for one.
     func followAtEnd(_ path: String, endedAt mark: Int64? = nil) throws(SinkError) {
         let fd: Int32
-        do throws(Errno) {
-            if let errno = openFailure?() { throw errno }
-            fd = try Syscall.open(path, O_RDONLY)
-        } catch {
+        do throws(Errno) { fd = try openForLook(path) } catch {
             guard error.isOutOfDescriptors else { return warnOnce(path, "cannot open: \(error)") }
             if endsAtStart[path] == nil { endsAtStart[path] = FileStamp(path) }  // the first failure says where it ended
             return awaitDescriptor(for: path)
@@ -161,10 +158,7 @@ extension Tailer {
             return false
         }
         let fd: Int32
-        do throws(Errno) {
-            if let errno = openFailure?() { throw errno }
-            fd = try Syscall.open(copy, O_RDONLY)
-        } catch {
+        do throws(Errno) { fd = try openForLook(copy) } catch {
             guard error.isOutOfDescriptors else {
                 endsAtStart[path] = nil
                 return false
@@ -179,6 +173,12 @@ extension Tailer {
             try readRotated(copy, from: offset, fingerprint: fingerprint, as: path, newest: copy == chain.last)
         }
         return false
+    }
+
+    /// Opens `path` read-only for a look at its bytes (the open-failure seam plays EMFILE here too).
+    private func openForLook(_ path: String) throws(Errno) -> Int32 {
+        if let errno = openFailure?() { throw errno }
+        return try Syscall.open(path, O_RDONLY)
     }
 
     /// The first line's fingerprint of the file open at `fd`, and the start of the line being written at `size` (not
