@@ -63,24 +63,30 @@ extension Tailer {
     /// as the chain's position while the live file has no checkpoint.
     func keepAsNewest(_ copy: String, at end: Int64, fingerprint: Fingerprint, as livePath: String) {
         if FileOpener.isPlain(copy) {
-            keepRetired(copy, at: end, fingerprint: fingerprint, as: livePath)
+            if keepRetired(copy, at: end, fingerprint: fingerprint, as: livePath) { return }
         } else if let info = Syscall.stat(copy) {
             // A gzip copy does not grow, but while the live file has no checkpoint (empty) this one says
             // the chain was read up to here.
             tracked.noteGone(Checkpoint(path: livePath, identity: FileIdentity(info), fingerprint: fingerprint,
                                              offset: end, tailHash: Checkpoint.unknownTail), limit: settings.retiredLimit)
+            return
         }
+        // Gone since it was read (gzipped or renamed while the read waited for an output): the line its writer was
+        // in the middle of, and whatever it added, is in the copy that holds the content now, read on from `end`.
+        seen.remember(fingerprint, under: livePath, readTo: end)
     }
 
-    /// Keeps the plain copy at `path`, read up to `end`, as a retired file (bounded like the others).
-    private func keepRetired(_ path: String, at end: Int64, fingerprint: Fingerprint, as livePath: String) {
-        guard let fd = try? Syscall.open(path, O_RDONLY) else { return }
+    /// Keeps the plain copy at `path`, read up to `end`, as a retired file (bounded like the others). False when it
+    /// is no longer there to keep.
+    private func keepRetired(_ path: String, at end: Int64, fingerprint: Fingerprint, as livePath: String) -> Bool {
+        guard let fd = try? Syscall.open(path, O_RDONLY) else { return false }
         defer { Syscall.close(fd) }
-        guard let info = try? Syscall.fstat(fd), tracked[FileIdentity(info)] == nil else { return }
+        guard let info = try? Syscall.fstat(fd), tracked[FileIdentity(info)] == nil else { return true }
         let checkpoint = Checkpoint(path: livePath, identity: FileIdentity(info), fingerprint: fingerprint, offset: end,
                                     tailHash: TailedFile.tailHash(fd: fd, before: end))
         if let watch = tracked.retire(checkpoint, at: path, watch: nil, limit: settings.retiredLimit)?.watch { watches.release(watch) }
         seen.remember(fingerprint, under: livePath, readTo: end)
+        return true
     }
 
     /// What one read of a rotated copy came to.
