@@ -2,6 +2,25 @@ import Testing
 import SpytailCore
 
 struct SeenContentsTests {
+    /// A chain not noted is saved only when its history was cut short and some of it was read; a noted one always
+    /// (an empty list says nothing else was seen); forgetting a path forgets that too.
+    @Test func aHistoryCutShortIsSavedWithWhatItRead() {
+        var seen = SeenContents()
+        let a = Fingerprint(value: 1)
+        seen.remember(a, under: "/l/cut.log")
+        seen.remember(a, under: "/l/other.log")
+        seen.noteHistoryCutShort(of: "/l/cut.log")
+        seen.noteHistoryCutShort(of: "/l/none.log")  // cut at its first copy: nothing read
+        seen.noteChain(of: "/l/noted.log")
+        let paths = seen.chainsNoted.union(seen.historiesCutShort).union(["/l/other.log"])
+        #expect(seen.saved(for: paths) == ["/l/cut.log": [SavedPositions.Seen(a)], "/l/noted.log": []])
+        var restored = SeenContents()
+        restored.restore(seen.saved(for: paths))
+        #expect(restored.knownContents(under: "/l/cut.log") == [SavedPositions.Seen(a)], "a restart knows the chain")
+        seen.forget("/l/cut.log")
+        #expect(seen.saved(for: paths) == ["/l/noted.log": []])
+    }
+
     @Test func contentIsSeenUnderItsLivePathOnlyAndTheNewestAreKept() {
         var seen = SeenContents(perPath: 3)
         seen.remember(nil, under: "/l/a.log")

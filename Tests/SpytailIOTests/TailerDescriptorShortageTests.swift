@@ -304,3 +304,55 @@ struct TailerStartAtEndShortageTests {
         tailer.abandon()
     }
 }
+
+/// A first start whose history read stopped part-way for want of a descriptor, then stopped before one was free:
+/// what it read is saved with the checkpoints, and the next start reads on from there, not again.
+struct TailerHistoryCutShortTests {
+    /// Forwards to a `RecordingEventReporter`, and says when the oldest copy's lines were handed on.
+    final class Reporter: EventReporter, @unchecked Sendable {
+        let recorded = RecordingEventReporter()
+        let onFollowing: (String) -> Void
+        init(onFollowing: @escaping (String) -> Void) { self.onFollowing = onFollowing }
+        func report(_ event: SpytailEvent) {
+            recorded.report(event)
+            if case .following(let path, _) = event { onFollowing(path) }
+        }
+    }
+
+    @Test func aHistoryReadPartWayAndStoppedIsReadOnAtTheNextStartNotAgain() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.file("logs"), withIntermediateDirectories: true)
+        dir.write("logs/app.log.2", "one\n")
+        dir.write("logs/app.log.1", "two\n")
+        dir.write("logs/app.log", "three\n")
+        let config = dir.write("c.json", #"""
+            {"sources": [{"name": "app", "include": ["logs/app.log"]}], "checkpoints": "cp.json",
+             "outputs": [{"type": "file", "path": "out.txt", "format": "text"}]}
+            """#)
+        func exported() -> [String] { TailerTests.lastWords(in: dir.file("out.txt")) }
+        let descriptorsOut = Locked(false)
+        // The oldest copy is read; from then on every open fails (EMFILE) though the gauge says yes.
+        let reporter = Reporter { path in if path.hasSuffix("app.log.2") { descriptorsOut.withLock { $0 = true } } }
+        let store = RecordingCheckpointStore(), clock = ManualClock()
+        let first = try Tailer(configFile: ConfigFile(path: config), store: store, events: reporter, clock: clock,
+                               fileEvents: RecordingFileEvents().factory)
+        first.openFailure = { descriptorsOut.withLock { $0 } ? Errno(EMFILE) : nil }
+        let firstFinished = TailerTests.start(first)
+        #expect(Waiting.until(10, every: 0.01) { exported() == ["one"] && !store.saves.isEmpty })
+        first.inbox.push(.signal(SIGTERM))
+        #expect(Waiting.until(10, every: 0.01) { firstFinished.value })
+        #expect(exported() == ["one"], "nothing past the copy no descriptor was free for")
+
+        // Restarted with descriptors free: the copy read is not read again; the rest is, oldest first.
+        let restarted = RecordingCheckpointStore()
+        restarted.loadResult = .success(try #require(store.saves.last).saved)
+        let second = try Tailer(configFile: ConfigFile(path: config), store: restarted, events: RecordingEventReporter(),
+                                clock: ManualClock(), fileEvents: RecordingFileEvents().factory)
+        let secondFinished = TailerTests.start(second)
+        #expect(Waiting.until(10, every: 0.01) { exported().count >= 3 })
+        second.inbox.push(.signal(SIGTERM))
+        #expect(Waiting.until(10, every: 0.01) { secondFinished.value })
+        #expect(exported() == ["one", "two", "three"])
+    }
+}

@@ -6,6 +6,10 @@ public struct SeenContents: Sendable, Equatable {
     /// Live paths whose rotated chain, as first found in this run, was read or noted (start-up, a resume): any
     /// copy of theirs with content never seen holds lines written since, however many copies there are.
     public private(set) var chainsNoted: Set<String> = []
+    /// Live paths whose history a first start read only part of (a member no descriptor was free to open): what it
+    /// read is saved too, so a restart before the rest is read does not read it again (the restart notes the chain
+    /// and reads the copies not among it, as for any noted chain).
+    public private(set) var historiesCutShort: Set<String> = []
     /// How far a content was read that is no longer open (retired, then gone): a copy of it that turns up
     /// longer (gzipped after it grew) is read from there.
     private var readTo: [String: [Fingerprint: Int64]] = [:]
@@ -27,12 +31,22 @@ public struct SeenContents: Sendable, Equatable {
     }
 
     /// What is saved with the checkpoints: the contents seen under each of `paths` whose chain was noted (an
-    /// empty list says nothing else was seen there; a path left out is not known).
+    /// empty list says nothing else was seen there; a path left out is not known), and under each whose history was
+    /// cut short, when any of it was read.
     public func saved(for paths: some Sequence<String>) -> [String: [SavedPositions.Seen]] {
         var saved: [String: [SavedPositions.Seen]] = [:]
-        for path in paths { if let known = knownContents(under: path) { saved[path] = known } }
+        for path in paths {
+            if let known = knownContents(under: path) {
+                saved[path] = known
+            } else if historiesCutShort.contains(path), byPath[path]?.isEmpty == false {
+                saved[path] = contents(under: path)
+            }
+        }
         return saved
     }
+
+    /// Notes that a first start read `live`'s history only part-way (`historiesCutShort`).
+    public mutating func noteHistoryCutShort(of live: String) { historiesCutShort.insert(live) }
 
     /// Takes back what an earlier run saved (`saved(for:)`): those paths' chains are known.
     public mutating func restore(_ saved: [String: [SavedPositions.Seen]]) {
@@ -73,6 +87,7 @@ public struct SeenContents: Sendable, Equatable {
         byPath[live] = nil
         readTo[live] = nil
         chainsNoted.remove(live)
+        historiesCutShort.remove(live)
     }
 
     /// Notes `fingerprint` as read up to `offset` under `live` (a file let go: retired, closed; nil: how far is

@@ -53,7 +53,9 @@ extension Tailer {
                     if case .cutShort = history {
                         // A member could not be opened for want of a descriptor (taken since the gauge said yes): the
                         // chain stays un-noted, so once one is free the path reads what is left of it first, oldest
-                        // first (`catchUpCopiesOfNewFile`: what was read now counts as seen), then the live file.
+                        // first (`catchUpCopiesOfNewFile`: what was read now counts as seen), then the live file. What
+                        // was read is saved with the checkpoints: a restart before then reads on, not again.
+                        seen.noteHistoryCutShort(of: path)
                         awaitDescriptor(for: path)
                         continue
                     }
