@@ -45,6 +45,9 @@ public struct SeenContents: Sendable, Equatable {
         return saved
     }
 
+    /// What is saved with the checkpoints: `saved(for:)` every noted chain and every history cut short.
+    public func saved() -> [String: [SavedPositions.Seen]] { saved(for: chainsNoted.union(historiesCutShort)) }
+
     /// Notes that a first start read `live`'s history only part-way (`historiesCutShort`).
     public mutating func noteHistoryCutShort(of live: String) { historiesCutShort.insert(live) }
 

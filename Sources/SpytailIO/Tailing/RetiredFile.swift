@@ -8,4 +8,7 @@ struct RetiredFile {
     var watch: String?
     /// Retirement order, to forget the oldest first.
     var order: Int
+
+    /// Whether its name still leads to it (one `stat`): not renamed, gzipped or deleted since, its inode not reused.
+    var isWhereItWasRetired: Bool { Syscall.stat(currentPath).map({ FileIdentity($0) }) == checkpoint.identity }
 }

@@ -77,7 +77,7 @@ extension Tailer {
     /// to checkpoint: an empty live file, or one closed while disabled): a restart reads a copy never seen, and
     /// not one read.
     func savedPositions() -> SavedPositions {
-        let checkpoints = currentCheckpoints(), known = seen.saved(for: seen.chainsNoted.union(seen.historiesCutShort))
+        let checkpoints = currentCheckpoints(), known = seen.saved()
         let named = Set(checkpoints.map(\.fingerprint)).union(known.values.joined().map(\.fingerprint))
         return SavedPositions(checkpoints: checkpoints, seen: known, epochs: marks.saved(keeping: named))
     }

@@ -116,7 +116,7 @@ extension Tailer {
     /// on from where reading stopped as at its arrival.
     func lookForMoved(_ old: RetiredFile) throws(SinkError) {
         let identity = old.checkpoint.identity
-        guard let old = tracked.retired(identity), Syscall.stat(old.currentPath).map({ FileIdentity($0) }) != identity,
+        guard let old = tracked.retired(identity), !old.isWhereItWasRetired,
               let source = configuration.source(ofLive: old.checkpoint.path) else { return }
         let copies = discovery.rotatedCopies(of: old.checkpoint.path, source: source)
         if let moved = copies.first(where: { Syscall.stat($0).map({ FileIdentity($0) }) == identity }) {

@@ -28,11 +28,8 @@ extension Tailer {
     /// its rotated copy grown meanwhile: simulator seed 27618; whether the copy's drain came first depends on the
     /// order of the waiting paths).
     private func knownContents(resuming path: String) -> [SavedPositions.Seen]? {
-        let retiredInPlace = tracked.retiredFiles.filter { old in
-            old.checkpoint.path == path && Syscall.stat(old.currentPath).map({ FileIdentity($0) }) == old.checkpoint.identity
-        }.map(\.checkpoint.fingerprint)
-        let open = tracked.open.filter { $0.followPath == path }.compactMap { $0.source?.fingerprint }
-        let readElsewhere = Set(retiredInPlace + open)
+        let retiredInPlace = tracked.retiredFiles.filter { $0.checkpoint.path == path && $0.isWhereItWasRetired }.map(\.checkpoint.fingerprint)
+        let readElsewhere = tracked.openContents(under: path).union(retiredInPlace)
         guard !readElsewhere.isEmpty else { return seen.knownContents(under: path) }
         return seen.knownContents(under: path)?.map { readElsewhere.contains($0.fingerprint) ? SavedPositions.Seen($0.fingerprint) : $0 }
     }

@@ -36,11 +36,11 @@ extension Tailer {
         let look = fingerprint.map(FileLook.content) ?? self.look(atFile: copy)
         if look == .noDescriptor { return awaitDescriptor(for: copy) }  // looked at again, as at its arrival, once one is free
         guard let fingerprint = look.fingerprint,
-              !tracked.open.contains(where: { $0.followPath == live && $0.source?.fingerprint == fingerprint }),
+              !tracked.openContents(under: live).contains(fingerprint),
               tracked.parked(at: live)?.contains(where: { $0.fingerprint == fingerprint }) != true else { return }
         if let old = tracked.retired(holding: fingerprint, under: live) {
             // Still where it was retired: its growth is read there. Gone (renamed, gzipped): this copy holds it.
-            guard Syscall.stat(old.currentPath).map({ FileIdentity($0) }) != old.checkpoint.identity else { return }
+            guard !old.isWhereItWasRetired else { return }
             letGo(old)
         }
         // Only a copy longer than that is opened (a gzip one says so in its trailer; inflating it would tell

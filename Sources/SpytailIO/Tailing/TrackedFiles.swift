@@ -108,6 +108,11 @@ struct TrackedFiles {
         return nil
     }
 
+    /// The contents open under `live` (its file and rotated copies being drained).
+    func openContents(under live: String) -> Set<Fingerprint> {
+        Set(open.filter { $0.followPath == live }.compactMap { $0.source?.fingerprint })
+    }
+
     /// The positions parked under `path` (nil: none).
     func parked(at path: String) -> [Checkpoint]? {
         parkedAt[path].map { identities in identities.compactMap { parkedCheckpoint(path, $0) } }
