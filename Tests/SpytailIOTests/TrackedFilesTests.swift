@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 import SpytailCore
 @testable import SpytailIO
@@ -115,6 +116,33 @@ struct TrackedFilesTests {
         #expect(table.parked(at: file.followPath)?.map(\.offset) == [8])
         #expect(table.checkpoints.map(\.offset) == [8] && table.keptCheckpoints.map(\.offset) == [8])
         #expect(table.unpark(file.followPath).map(\.identity) == [file.identity] && table.all.isEmpty)
+    }
+
+    /// A parked file may stay parked without a descriptor spent on a look only when this process parked it from its
+    /// descriptor, read to its end, and it is unchanged since: same inode, size and modification time. A position from
+    /// the checkpoint file never passes (an inode reused for a new file as long would: simulator seed 40929), nor does
+    /// the file rewritten in place to the same length.
+    @Test func onlyAFileParkedFromItsDescriptorAndUnchangedSincePassesForUnchanged() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        var table = TrackedFiles()
+        let file = try opened(dir, "a.log")  // read to its end, 8 bytes
+        let path = file.followPath
+        _ = table.follow(file, at: path)
+        table.park(file)
+        file.close()
+        let now = try #require(FileStamp(path))
+        #expect(table.isParkedUnchanged(at: path, now: now))
+        var loaded = TrackedFiles()  // the same position, as the checkpoint file gives it at a start
+        loaded.park(try #require(table.parked(at: path)?.first))
+        #expect(!loaded.isParkedUnchanged(at: path, now: now))
+        // Rewritten in place to the same length, a second later (a coarse clock could give the same time otherwise).
+        _ = dir.write("a.log", "uno\ndos\n")
+        var later = [timespec(tv_sec: now.modifiedSeconds + 1, tv_nsec: 0), timespec(tv_sec: now.modifiedSeconds + 1, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, path, &later, 0) == 0)
+        let rewritten = try #require(FileStamp(path))
+        #expect(rewritten.identity == now.identity && rewritten.size == now.size)
+        #expect(!table.isParkedUnchanged(at: path, now: rewritten))
     }
 
     @Test func aRotatedFileDrainsThenRetiresAsOneEntry() throws {

@@ -76,14 +76,8 @@ extension Tailer {
             warnOnce(path, "a symlink to \(target), outside the source's folder; not read (set \"followSymlinks\": true to allow)")
             return
         }
-        if let parked = tracked.parked(at: path) {
-            // Still the same file with nothing new (and nothing else parked there left to read): stay parked, no
-            // descriptor spent on it. An empty file holds nothing of a parked content, which had a first line at
-            // least (copytruncate emptied it: the content is in the copy).
-            // A drained one under the live file's inode is not it: the inode was reused for a new file (or moved back).
-            let unchanged = info.st_size > 0 && parked.contains { $0.identity == identity && !$0.drained }
-                && parked.allSatisfy { $0.drained || ($0.identity == identity && Int64(info.st_size) == $0.offset) }
-            if unchanged { return }
+        if tracked.parked(at: path) != nil {
+            if tracked.isParkedUnchanged(at: path, now: FileStamp(info)) { return }
             guard try haveDescriptorsForOpening(path) else { return }
             try resume(path, from: tracked.unpark(path))
         } else {

@@ -91,7 +91,7 @@ extension Tailer {
                 let following = entry.state == .following
                 rows.append(.init(path: following ? file.followPath : "\(file.followPath) (rotated)",
                                   offset: file.resumeOffset, size: size, status: following ? "following" : "draining"))
-            case .parked(let checkpoint):
+            case .parked(let checkpoint, _):
                 let path = checkpoint.path
                 if lives[path] == nil { lives[path] = .some(Syscall.stat(path)) }
                 let live = lives[path]!

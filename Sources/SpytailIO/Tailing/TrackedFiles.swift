@@ -17,7 +17,9 @@ import SpytailCore
 struct TrackedFiles {
     enum Entry {
         case open(TailedFile)
-        case parked(Checkpoint)
+        /// `seenAs`: the file as it was when parked, its content known (nil: a position from the checkpoint file or a
+        /// resume put off, never checked against the file by this process).
+        case parked(Checkpoint, seenAs: FileStamp?)
         case retired(RetiredFile)
         /// `order`: when it was kept, to forget the oldest first.
         case gone(Checkpoint, order: Int)
@@ -25,7 +27,7 @@ struct TrackedFiles {
         var checkpoint: Checkpoint? {
             switch self {
             case .open(let file): file.checkpoint()
-            case .parked(let checkpoint), .gone(let checkpoint, _): checkpoint
+            case .parked(let checkpoint, _), .gone(let checkpoint, _): checkpoint
             case .retired(let old): old.checkpoint
             }
         }
@@ -184,16 +186,18 @@ struct TrackedFiles {
     /// closes the descriptor afterwards (the checkpoint's tail hash is read through it).
     mutating func park(_ file: TailedFile) {
         let checkpoint = file.checkpoint()
+        let stamp = FileStamp(descriptor: file.descriptor)
         file.lifecycle.park()
         remove(file)
         followed[file.followPath] = nil
-        if let checkpoint { park(checkpoint) }
+        if let checkpoint { park(checkpoint, seenAs: stamp) }
     }
 
     /// Keeps `checkpoint` under its live path, beside the others there (a copy being drained and the live file are
-    /// both parked when disabled): one per file, the newest position of a file replacing its older one.
-    mutating func park(_ checkpoint: Checkpoint) {
-        entries[.parked(checkpoint.path, checkpoint.identity)] = .parked(checkpoint)
+    /// both parked when disabled): one per file, the newest position of a file replacing its older one. `stamp`: the
+    /// file as it was then, when it was open (see `isParkedUnchanged`).
+    mutating func park(_ checkpoint: Checkpoint, seenAs stamp: FileStamp? = nil) {
+        entries[.parked(checkpoint.path, checkpoint.identity)] = .parked(checkpoint, seenAs: stamp)
         parkedAt[checkpoint.path, default: []].removeAll { $0 == checkpoint.identity }
         parkedAt[checkpoint.path]!.append(checkpoint.identity)
     }
@@ -227,8 +231,27 @@ struct TrackedFiles {
     }
 
     private func parkedCheckpoint(_ path: String, _ identity: FileIdentity) -> Checkpoint? {
-        if case .parked(let checkpoint) = entries[.parked(path, identity)] { return checkpoint }
+        if case .parked(let checkpoint, _) = entries[.parked(path, identity)] { return checkpoint }
         return nil
+    }
+
+    /// Whether the file at `path`, `now` as it is, is still a parked one with nothing new to read, and nothing else
+    /// parked there is left to read: it can stay parked, no descriptor spent on it. Only a file parked by this
+    /// process from its open descriptor qualifies, with the same inode, size and modification time as then, read up
+    /// to its end: a position from the checkpoint file, or a resume put off, was never checked against the file, and
+    /// an inode reused for a new file that happens to be as long would pass for it (simulator seed 40929). An empty
+    /// file holds nothing of a parked content, which had a first line at least (copytruncate emptied it: the content
+    /// is in the copy).
+    func isParkedUnchanged(at path: String, now: FileStamp) -> Bool {
+        guard now.size > 0, let identities = parkedAt[path] else { return false }
+        var found = false
+        for identity in identities {
+            guard case .parked(let checkpoint, let stamp) = entries[.parked(path, identity)] else { continue }
+            if checkpoint.drained { continue }  // under the live file's inode it is not it: the inode was reused, or moved back
+            guard identity == now.identity, stamp == now, checkpoint.offset == now.size else { return false }
+            found = true
+        }
+        return found
     }
 
     // MARK: retired

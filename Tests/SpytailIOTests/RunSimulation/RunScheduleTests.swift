@@ -745,4 +745,33 @@ struct RunScheduleTests {
                                            .outputDiskFull(bytes: 0), .start])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// Seed 43359 of 40,001…50,000, shrunk: `old/b.log-…1`, empty at the start, is written 18 lines by a writer that
+    /// has not reopened while every open fails (another thread holds the descriptors), so the run, told of them, waits
+    /// to open the copy; the next rotation gzips it and the third deletes the gzip. The lines were destroyed in a file
+    /// the run could not open, as in a live file it waits for (the simulator excused only those: it now follows the
+    /// lines of any path the run waits for through the renames and the gzip to where they are deleted). Nothing in the
+    /// product changed for it; the schedule keeps the simulator's excuse honest: it must not excuse more.
+    @Test func linesDestroyedInACopyWaitingForADescriptorAreTheScenariosLoss() {
+        let schedule = RunScenario(modes: [Self.plain, (.create, compress: true, delay: true), Self.plain],
+                                   steps: [.powerLoss, .rotate(writer: 1), .start, .write(writer: 1, lines: 18), .descriptorsTaken(true),
+                                           .deliver(events: 6), .rotate(writer: 1), .rotate(writer: 1), .rotate(writer: 1)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
+
+    /// Seed 40929 of 40,001…50,000, shrunk: a kill in the middle of a save left `c.log`'s checkpoint at 91 bytes; the
+    /// restart found no descriptor free and parked it. Rotations deleted that file, the file system gave its inode to
+    /// the next `c.log`, and the writer's two lines made it 91 bytes long too: the parked position passed for "the
+    /// same file, nothing new" and the lines were never read. Only a file parked by this process, with the same
+    /// modification time as when it was parked, stays parked so; a position from the checkpoint file is checked
+    /// against the file when a descriptor is free.
+    @Test func aParkedPositionFromTheCheckpointFileIsCheckedEvenWhenAReusedInodeIsAsLong() {
+        let schedule = RunScenario(modes: [(.create, compress: true, delay: false), (.create, compress: true, delay: false), Self.plain],
+                                   delivers: true,
+                                   steps: [.write(writer: 2, lines: 3), .write(writer: 2, lines: 4), .deliver(events: 6), .write(writer: 2, lines: 3),
+                                           .writeHalf(writer: 2, bytes: 16), .rotate(writer: 2), .acknowledge(records: 100), .crashWhileSaving,
+                                           .write(writer: 2, lines: 13), .rotate(writer: 2), .descriptorsRunOut(true), .write(writer: 2, lines: 10),
+                                           .start, .rotate(writer: 2), .rotate(writer: 2), .write(writer: 2, lines: 2)])
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }

@@ -514,6 +514,12 @@ final class SimulatedHost {
         return taken.map(\.event)
     }
 
+    /// The lines the file at `path` (absolute) holds now.
+    func lines(at path: String) -> [Line] {
+        guard path.hasPrefix(root + "/") else { return [] }
+        return lines[String(path.dropFirst(root.count + 1))] ?? []
+    }
+
     /// The files (relative paths) that hold `line` now (a copy and its live file, in copytruncate's window).
     func paths(holding line: Line) -> [String] { lines.filter { $0.value.contains(line) }.map(\.key) }
 

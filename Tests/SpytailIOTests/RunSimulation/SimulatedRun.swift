@@ -177,19 +177,28 @@ final class SimulatedRun {
     /// Reading is paused behind a full output (backpressure): what a rotation destroys now (copytruncate's
     /// window, a copy deleted) is lost however promptly the run was told of it, as after a kill. The run must
     /// still say so with a gap; the end-of-run check counts the line as destroyed, not as lost by the run.
-    /// Likewise a live file the run could not open for want of a descriptor (`descriptorsRunOut`): nobody reads it
-    /// until one is free, so what a rotation destroys in it meanwhile is lost, and the run never had a position in
-    /// it to name in a gap.
+    /// Likewise a file the run could not open for want of a descriptor (`descriptorsRunOut`, `descriptorsTaken`), live
+    /// or a rotated copy its writer still appends to: nobody reads it until one is free, so what a rotation destroys
+    /// in it meanwhile is lost, and the run never had a position in it to name in a gap. The lines follow the copy
+    /// through the renames and the gzip that come before the rotation that deletes it (`unopenedLines`).
     private func whileStalledExcused(_ change: () -> Void) {
         // Disabled (or idle) after a pause, the run reads nothing it was told of while paused until it records again.
         guard let run = tailer else { return change() }
         if run.condition.isStalled || !recording { return excusingWhatItDestroys(change) }
         let unopened = run.awaitingDescriptors
-        guard !unopened.isEmpty else { return change() }
+        guard !unopened.isEmpty else {
+            unopenedLines = []  // every path it waited for was opened: from here on, it reads what it is told of
+            return change()
+        }
         // Each writer's live file as it is before the change (a restart moves its writer on to a new one).
         let live = host.writers.map { host.abs($0.live) }
-        excusingWhatItDestroys(change, where: { unopened.contains(live[$0.writer]) })
+        for path in unopened { unopenedLines.formUnion(host.lines(at: path)) }
+        excusingWhatItDestroys(change, where: { unopened.contains(live[$0.writer]) || unopenedLines.contains($0) })
     }
+
+    /// Lines that sat, unread, in a path the run waited to open for want of a descriptor, since it last waited for
+    /// none: wherever a rotation moves them before it deletes them, the run could not have read them.
+    private var unopenedLines: Set<SimulatedHost.Line> = []
 
     /// Makes `change`, and what it destroys (of the lines `excused` picks) counts as destroyed before the run could
     /// read it (not told).
