@@ -73,8 +73,25 @@ struct CheckpointCodecTests {
         #expect(decoded.seen.isEmpty, "a file of an older spytail: nothing known seen")
     }
 
+    /// Where a `startAt: end` file ended when a start could not open it: kept across a restart, the key left out when
+    /// there is none.
+    @Test func endsAtStartRoundTrip() throws {
+        let ends = ["/l/a.log": SavedPositions.EndAtStart(identity: FileIdentity(device: 2049, inode: 77), size: 1_234_567),
+                    "/l/\"q\".log": SavedPositions.EndAtStart(identity: FileIdentity(device: 1, inode: 2), size: 0)]
+        let saved = SavedPositions(endsAtStart: ends)
+        let text = String(decoding: CheckpointCodec.encode(saved), as: UTF8.self)
+        #expect(text.contains(#""/l/a.log":{"device":2049,"inode":77,"size":1234567}"#))
+        #expect(try CheckpointCodec.decode(Array(text.utf8)) == saved)
+        #expect(!String(decoding: CheckpointCodec.encode(SavedPositions()), as: UTF8.self).contains("endsAtStart"))
+    }
+
     @Test(arguments: [
         ("", "invalid JSON"),
+        (#"{"version": 1, "files": [], "endsAtStart": []}"#, "endsAtStart: expected an object"),
+        (#"{"version": 1, "files": [], "endsAtStart": {"/l/a.log": {"device": 1, "inode": 2}}}"#,
+         "endsAtStart[/l/a.log]: expected a device, an inode and a size"),
+        (#"{"version": 1, "files": [], "endsAtStart": {"/l/a.log": {"device": 1, "inode": 2, "size": -5}}}"#,
+         "endsAtStart[/l/a.log]: expected a device, an inode and a size"),
         (#"{"version": 2, "files": []}"#, "unsupported version"),
         (#"{"version": 1}"#, "files: expected an array"),
         (#"{"version": 1, "files": [{"path": "x"}]}"#, "files[0]: missing or malformed field"),

@@ -204,12 +204,12 @@ struct TailerStartAtEndShortageTests {
             for (name, text) in files { dir.write("logs/\(name)", text) }
         }
 
-        func start() throws -> Tailer<ManualClock> {
+        func start(store: RecordingCheckpointStore? = nil) throws -> Tailer<ManualClock> {
             let config = dir.write("c.json", #"""
                 {"sources": [{"name": "app", "include": ["logs/*.log"], "startAt": "end"}],
                  "outputs": [{"type": "file", "path": "out.txt", "format": "text"}]}
                 """#)
-            let tailer = try Tailer(configFile: ConfigFile(path: config), store: nil, events: RecordingEventReporter(), clock: clock,
+            let tailer = try Tailer(configFile: ConfigFile(path: config), store: store, events: RecordingEventReporter(), clock: clock,
                                     fileEvents: RecordingFileEvents().factory)
             let (out, fail) = (descriptorsOut, opensFail)
             tailer.descriptorsFree = { count in !out.withLock({ $0 }) && Syscall.canOpenDescriptors(count) }
@@ -253,6 +253,35 @@ struct TailerStartAtEndShortageTests {
         try run.free(tailer)
         #expect(run.exported == ["new1"])
         tailer.abandon()
+    }
+
+    /// Stopped (SIGTERM) before a descriptor was free: where the file ended at the first start is saved with the
+    /// checkpoints, and the restart follows it from there: what was written while the first run waited, and while it
+    /// was down, is read; its history is not. (Kept in memory only, the restart took the file for new and followed it
+    /// from where it ended then.)
+    @Test func aFileLeftAtTheStartAndStoppedBeforeADescriptorWasFreeIsFollowedFromTheFirstStartsEnd() throws {
+        let run = try Run(["a.log": "old1\nold2\n"])
+        defer { run.dir.remove() }
+        run.descriptorsOut.withLock { $0 = true }
+        let store = RecordingCheckpointStore()
+        let first = try run.start(store: store)
+        try run.append("a.log", "new1\n")
+        _ = try first.turn([.watch(.changed(directory: run.logs, name: "a.log", kind: .modified))])
+        #expect(try first.turn([.signal(SIGTERM)]) == .stop)
+        try first.shutDown()
+        #expect(run.exported == [])
+        let saved = try #require(store.saves.last).saved
+        #expect(saved.endsAtStart[run.dir.file("logs/a.log")]?.size == 10, "where it ended at the first start")
+        try run.append("a.log", "new2\n")
+
+        run.descriptorsOut.withLock { $0 = false }
+        let restarted = RecordingCheckpointStore()
+        restarted.loadResult = .success(saved)
+        let second = try run.start(store: restarted)
+        #expect(run.exported == ["new1", "new2"])
+        #expect(try second.turn([.signal(SIGTERM)]) == .stop)
+        try second.shutDown()
+        #expect(restarted.saves.last?.saved.endsAtStart.isEmpty == true, "followed now: its checkpoint says where it stands")
     }
 
     /// Rotated before a descriptor was free: the copy holding the start's file is read on from where it ended then,

@@ -4,7 +4,9 @@
 /// positions, newest first); `"epochs":{"<fingerprint>":N,…}`, the contents cut back by a power loss and the epoch
 /// of their ids; and `"seen":{"<live path>":["<fingerprint>",…]}`,
 /// the contents seen under each live path, oldest first, `"<fingerprint>@<offset>"` for one let go part-way
-/// known (both optional keys: version 1 still; a file without `seen` resumes as before it was written).
+/// known; and `"endsAtStart":{"<live path>":{"device":…,"inode":…,"size":…}}`, where a `startAt: end` file ended when
+/// the run first met it without a descriptor to open it (all optional keys: version 1 still; a file without them
+/// resumes as before they were written).
 /// A save that was not made durable also carries its `RecentStamp`:
 /// `"recent":{"boot":"<boot id>","follows":{"device":…,"inode":…}}` (`follows` absent: no checkpoint file yet).
 public enum CheckpointCodec {
@@ -57,6 +59,15 @@ public enum CheckpointCodec {
             }
             out.append("\n}")
         }
+        if !saved.endsAtStart.isEmpty {
+            out.append(",\"endsAtStart\":{")
+            for (i, (path, end)) in saved.endsAtStart.sorted(by: { $0.key < $1.key }).enumerated() {
+                out.append(i > 0 ? ",\n  " : "\n  ")
+                out.appendJSONString(path)
+                out.append(":{\"device\":\(end.identity.device),\"inode\":\(end.identity.inode),\"size\":\(end.size)}")
+            }
+            out.append("\n}")
+        }
         out.append("}\n")
         return out.array
     }
@@ -91,7 +102,22 @@ public enum CheckpointCodec {
         }
         guard case .array(let files)? = top["files"] else { throw DecodeError(reason: "files: expected an array") }
         let checkpoints = try files.enumerated().map { (i, value) throws(DecodeError) in try checkpoint(value, at: i) }
-        return SavedPositions(checkpoints: checkpoints, seen: try seen(top["seen"]), epochs: try epochs(top["epochs"]))
+        return SavedPositions(checkpoints: checkpoints, seen: try seen(top["seen"]), epochs: try epochs(top["epochs"]),
+                              endsAtStart: try endsAtStart(top["endsAtStart"]))
+    }
+
+    static func endsAtStart(_ value: JSONValue?) throws(DecodeError) -> [String: SavedPositions.EndAtStart] {
+        guard let value else { return [:] }
+        guard case .object(let paths) = value else { throw DecodeError(reason: "endsAtStart: expected an object") }
+        var ends: [String: SavedPositions.EndAtStart] = [:]
+        for (path, end) in paths {
+            guard case .object(let o) = end, case .number(let device)? = o["device"], case .number(let inode)? = o["inode"],
+                  case .number(let size)? = o["size"], device >= 0, inode >= 0, size >= 0 else {
+                throw DecodeError(reason: "endsAtStart[\(path)]: expected a device, an inode and a size")
+            }
+            ends[path] = SavedPositions.EndAtStart(identity: FileIdentity(device: UInt64(device), inode: UInt64(inode)), size: Int64(size))
+        }
+        return ends
     }
 
     static func seen(_ value: JSONValue?) throws(DecodeError) -> [String: [SavedPositions.Seen]] {

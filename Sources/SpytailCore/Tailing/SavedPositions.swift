@@ -13,16 +13,33 @@ public struct SavedPositions: Sendable, Equatable {
         }
     }
 
+    /// Where a `startAt: end` live file ended when a start first met it and could not open it for want of a
+    /// descriptor (a `stat` needs none): the file it was (device and inode) and its size then.
+    public struct EndAtStart: Sendable, Equatable {
+        public var identity: FileIdentity
+        public var size: Int64
+
+        public init(identity: FileIdentity, size: Int64) {
+            self.identity = identity
+            self.size = size
+        }
+    }
+
     public var checkpoints: [Checkpoint]
     /// Per live path, the contents seen under it, oldest first.
     public var seen: [String: [Seen]]
     /// The contents a power loss cut back (found so at a restart), with the epoch their record ids are in
     /// (`ContentMarks`): kept apart from the checkpoints, since a save may have none of such a content yet.
     public var epochs: [Fingerprint: Int]
+    /// Per live path, where it ended when the run first met it (`startAt: end`) and could not open it yet: a restart
+    /// before a descriptor was free follows it from there too, not from where it ends at the restart.
+    public var endsAtStart: [String: EndAtStart]
 
-    public init(checkpoints: [Checkpoint] = [], seen: [String: [Seen]] = [:], epochs: [Fingerprint: Int] = [:]) {
+    public init(checkpoints: [Checkpoint] = [], seen: [String: [Seen]] = [:], epochs: [Fingerprint: Int] = [:],
+                endsAtStart: [String: EndAtStart] = [:]) {
         self.checkpoints = checkpoints
         self.seen = seen
         self.epochs = epochs
+        self.endsAtStart = endsAtStart
     }
 }

@@ -79,7 +79,7 @@ extension Tailer {
     func savedPositions() -> SavedPositions {
         let checkpoints = currentCheckpoints(), known = seen.saved()
         let named = Set(checkpoints.map(\.fingerprint)).union(known.values.joined().map(\.fingerprint))
-        return SavedPositions(checkpoints: checkpoints, seen: known, epochs: marks.saved(keeping: named))
+        return SavedPositions(checkpoints: checkpoints, seen: known, epochs: marks.saved(keeping: named), endsAtStart: endsAtStart)
     }
 
     /// What was seen under live paths whose folder is gone (a deleted pod), with nothing kept there, is

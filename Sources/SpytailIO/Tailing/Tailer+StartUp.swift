@@ -11,6 +11,8 @@ extension Tailer {
         if let problem { report(.checkpointsUnusable(problem)) }
         let checkpoints = saved.checkpoints
         seen.restore(saved.seen)
+        // Ends kept by an earlier start that could not open them, for the files still read from their end.
+        endsAtStart = saved.endsAtStart.filter { configuration.source(ofLive: $0.key)?.startAt == .end }
         marks.load(saved, now: uptime)
         rewatch()
         guard state != .disabled else {
@@ -35,7 +37,13 @@ extension Tailer {
                 // No descriptor free: looked at again once one is (`reconcilePath` reads its unseen copies first; a
                 // `startAt: end` file is followed from where it ends now).
                 guard try haveDescriptorsForOpening(path) else {
-                    if !known && source.startAt == .end { endsAtStart[path] = FileStamp(path) }
+                    if !known && source.startAt == .end { keepEndAtStart(of: path) }
+                    continue
+                }
+                if !known && endsAtStart[path] != nil {
+                    // An earlier start met it and could not open it: followed from where it ended then, its copies
+                    // rotated since read on from there (`reconcilePath`), as that start would have once one was free.
+                    try reconcilePath(path)
                     continue
                 }
                 if !known && (source.startAt == .end || !source.rotated) {
@@ -43,7 +51,7 @@ extension Tailer {
                     guard rememberSkipped(discovery.rotatedChain(of: path, source: source, listings: listings), under: path) else {
                         // A copy's look found no descriptor (taken since the gauge said yes): as when the gauge says no.
                         seen.unnoteChain(of: path)
-                        if source.startAt == .end { endsAtStart[path] = FileStamp(path) }
+                        if source.startAt == .end { keepEndAtStart(of: path) }
                         awaitDescriptor(for: path)
                         continue
                     }
@@ -130,7 +138,7 @@ extension Tailer {
         let fd: Int32
         do throws(Errno) { fd = try openForLook(path) } catch {
             guard error.isOutOfDescriptors else { return warnOnce(path, "cannot open: \(error)") }
-            if endsAtStart[path] == nil { endsAtStart[path] = FileStamp(path) }  // the first failure says where it ended
+            keepEndAtStart(of: path)
             return awaitDescriptor(for: path)
         }
         unreadable.remove(path)
@@ -143,6 +151,13 @@ extension Tailer {
         }
         // Rotated between this look and the open: the file now at the path is new, all of it.
         if try !follow(path, from: end, fingerprint: fingerprint) { try follow(path, from: 0, fingerprint: nil) }
+    }
+
+    /// Where `path` ends now, kept as where it ended at the start unless an earlier look (or start) kept one: the first
+    /// failure says where it ended.
+    func keepEndAtStart(of path: String) {
+        guard endsAtStart[path] == nil, let info = Syscall.stat(path) else { return }
+        endsAtStart[path] = SavedPositions.EndAtStart(identity: FileIdentity(info), size: Int64(info.st_size))
     }
 
     /// A `startAt: end` live file left at the start for want of a descriptor, looked at now that one is free: followed

@@ -51,9 +51,10 @@ public final class Tailer<C: Clock> where C.Duration == Duration {
     /// Paths left unopened for want of a descriptor (live files, rotated copies), looked at again at `descriptorRetryAt`.
     var awaitingDescriptors: Set<String> = []
     var descriptorRetryAt: Duration?
-    /// `startAt: end` live files left at the start for want of a descriptor, as they were then (`FileStamp`): once one
-    /// is free each is followed from where it ended at the start (`followFromItsEndAtStart`), not from its beginning.
-    var endsAtStart: [String: FileStamp] = [:]
+    /// `startAt: end` live files left at the start for want of a descriptor, as they were then: once one is free each
+    /// is followed from where it ended at the start (`followFromItsEndAtStart`), not from its beginning. Saved with the
+    /// checkpoints: a restart before then keeps the first start's end.
+    var endsAtStart: [String: SavedPositions.EndAtStart] = [:]
     /// Events taken from the inbox while waiting inside a catch-up, for the loop's next batch.
     var deferred: [RunEvent] = []
     /// A pause behind a full output ended inside a step (a catch-up's wait, a backlog's block): what that step
