@@ -299,6 +299,23 @@ struct TailerStartAtEndShortageTests {
         tailer.abandon()
     }
 
+    /// Rotated twice before a descriptor was free: the copy holding the start's file is read on from where it ended
+    /// then, the copy made since read whole (all of it was written after the start), then the new live file.
+    @Test func aFileLeftAtTheStartAndRotatedTwiceMeanwhileIsReadOnThroughEveryNewerCopy() throws {
+        let run = try Run(["a.log": "old1\nold2\n", "a.log.1": "older\n"])
+        defer { run.dir.remove() }
+        run.descriptorsOut.withLock { $0 = true }
+        let tailer = try run.start()
+        try run.append("a.log", "new1\n")
+        try run.rotate(tailer, thenWrite: "new2\n")
+        try FileManager.default.moveItem(atPath: run.dir.file("logs/a.log.2"), toPath: run.dir.file("logs/a.log.3"))
+        try run.rotate(tailer, thenWrite: "new3\n")
+        #expect(run.exported == [])
+        try run.free(tailer)
+        #expect(run.exported == ["new1", "new2", "new3"])
+        tailer.abandon()
+    }
+
     /// The budget said yes, then the opens failed (another thread took the descriptors): the skipped copy could not be
     /// looked at, nor the live file opened. Both wait; the copy, renamed meanwhile, is still history.
     @Test func aStartWhoseOpensFailKeepsItsEndAndItsSkippedCopies() throws {

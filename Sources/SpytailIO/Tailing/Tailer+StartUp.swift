@@ -161,8 +161,9 @@ extension Tailer {
     }
 
     /// A `startAt: end` live file left at the start for want of a descriptor, looked at now that one is free: followed
-    /// from where it ended at the start. Rotated meanwhile, the copy that holds it is read on from there first (the
-    /// file at the path now was created since the start: it is read whole, as today). False when it was not left so.
+    /// from where it ended at the start. Rotated meanwhile, the copy that holds it is read on from there first, then
+    /// the copies rotated after it, whole, oldest first (the `startAt: end` look had taken them for history), and the
+    /// file at the path now, created since the start, is read whole as today. False when it was not left so.
     func followFromItsEndAtStart(_ path: String, now identity: FileIdentity) throws(SinkError) -> Bool {
         guard let start = endsAtStart[path] else { return false }
         if start.identity == identity {
@@ -170,9 +171,21 @@ extension Tailer {
             return true
         }
         let chain = discovery.rotatedChain(of: path, source: source(of: path))
-        guard let copy = chain.last(where: { Syscall.stat($0).map({ FileIdentity($0) }) == start.identity }) else {
+        guard let at = chain.lastIndex(where: { Syscall.stat($0).map({ FileIdentity($0) }) == start.identity }) else {
             endsAtStart[path] = nil
             return false
+        }
+        let copy = chain[at]
+        // Every copy made since, looked at before anything is read: one no descriptor is free for keeps the whole path
+        // waiting, its end at the start kept.
+        var since: [(path: String, fingerprint: Fingerprint)] = []
+        for later in chain[(at + 1)...] {
+            let look = look(atFile: later)
+            if look == .noDescriptor {
+                awaitDescriptor(for: path)
+                return true
+            }
+            if let fingerprint = look.fingerprint { since.append((later, fingerprint)) }
         }
         let fd: Int32
         do throws(Errno) { fd = try openForLook(copy) } catch {
@@ -188,6 +201,10 @@ extension Tailer {
         Syscall.close(fd)
         if let (fingerprint, offset) = begin {
             try readRotated(copy, from: offset, fingerprint: fingerprint, as: path, newest: copy == chain.last)
+        }
+        for later in since {
+            events.report(.following(path: later.path, offset: 0))
+            try readRotated(later.path, from: 0, fingerprint: later.fingerprint, as: path, newest: later.path == chain.last)
         }
         return false
     }
