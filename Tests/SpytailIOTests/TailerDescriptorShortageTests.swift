@@ -402,3 +402,49 @@ struct TailerHistoryCutShortTests {
         #expect(exported() == ["one", "two", "three"])
     }
 }
+
+/// A retired rotated copy (read to its end, closed) is looked at without a descriptor while it stays as it was
+/// retired: the same inode, size and modification time. The same inode and size alone do not say so: the file system
+/// may give a deleted copy's inode to a new file as long (simulator seed 40929 found that for a parked position).
+struct TailerRetiredFileTests {
+    /// `app.log.1`, retired after rotateWait, is rewritten in place to as many bytes of other lines: they are read as
+    /// the new content they are (taken for the retired file unchanged, they were never read).
+    @Test func aRetiredCopyAsLongAsItWasButChangedIsLookedAt() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.file("logs"), withIntermediateDirectories: true)
+        let log = dir.write("logs/app.log", "one\ntwo\n")
+        let config = dir.write("c.json", #"""
+            {"sources": [{"name": "app", "include": ["logs/app.log"]}], "tail": {"rotateWaitMs": 1000},
+             "outputs": [{"type": "file", "path": "out.txt", "format": "text"}]}
+            """#)
+        func exported() -> [String] { TailerTests.lastWords(in: dir.file("out.txt")) }
+        let spy = RecordingFileEvents(), clock = ManualClock(), reporter = RecordingEventReporter()
+        let tailer = try Tailer(configFile: ConfigFile(path: config), store: nil, events: reporter, clock: clock, fileEvents: spy.factory)
+        let finished = TailerTests.start(tailer)
+        let logs = dir.file("logs"), copy = dir.file("logs/app.log.1")
+        #expect(Waiting.until(10, every: 0.01) { exported() == ["one", "two"] && spy.startCount == 1 })
+
+        try FileManager.default.moveItem(atPath: log, toPath: copy)
+        dir.write("logs/app.log", "")
+        spy.deliver(.changed(directory: logs, name: "app.log.1", kind: .entries))
+        spy.deliver(.changed(directory: logs, name: "app.log", kind: .entries))
+        #expect(Waiting.until(10, every: 0.01) {
+            clock.advance(by: .milliseconds(500))
+            return reporter.events.contains { if case .closed(_, let reason) = $0 { reason.contains("read again if it grows") } else { false } }
+        })
+
+        let before = try #require(FileStamp(copy))
+        dir.write("logs/app.log.1", "uno\ndos\n")  // same inode, same length, other lines
+        var later = [timespec(tv_sec: before.modifiedSeconds + 2, tv_nsec: 0), timespec(tv_sec: before.modifiedSeconds + 2, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, copy, &later, 0) == 0)
+        #expect(FileStamp(copy).map { $0.identity == before.identity && $0.size == before.size } == true)
+        spy.deliver(.changed(directory: logs, name: "app.log.1", kind: .modified))
+        #expect(Waiting.until(10, every: 0.05) {
+            clock.advance(by: .milliseconds(500))
+            return exported() == ["one", "two", "uno", "dos"]
+        }, "\(exported())")
+        tailer.inbox.push(.signal(SIGTERM))
+        #expect(Waiting.until(10, every: 0.01) { finished.value })
+    }
+}

@@ -84,7 +84,9 @@ extension Tailer {
         guard let info = try? Syscall.fstat(fd), tracked[FileIdentity(info)] == nil else { return true }
         let checkpoint = Checkpoint(path: livePath, identity: FileIdentity(info), fingerprint: fingerprint, offset: end,
                                     tailHash: TailedFile.tailHash(fd: fd, before: end))
-        if let watch = tracked.retire(checkpoint, at: path, watch: nil, limit: settings.retiredLimit)?.watch { watches.release(watch) }
+        if let watch = tracked.retire(checkpoint, at: path, watch: nil, stamp: FileStamp(info), limit: settings.retiredLimit)?.watch {
+            watches.release(watch)
+        }
         seen.remember(fingerprint, under: livePath, readTo: end)
         return true
     }

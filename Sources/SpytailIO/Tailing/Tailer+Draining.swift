@@ -39,11 +39,11 @@ extension Tailer {
         file.close()
         tracked.remove(file)
         events.report(.closed(path: file.currentPath, reason: reason ?? "rotated away and quiet for \(settings.rotateWaitMilliseconds) ms; read again if it grows"))
-        guard let checkpoint, Syscall.stat(file.currentPath).map({ FileIdentity($0) == file.identity }) == true else {
+        guard let checkpoint, let stamp = FileStamp(file.currentPath), stamp.identity == file.identity else {
             if let watch { watches.release(watch) }
             return
         }
-        let forgotten = tracked.retire(checkpoint, at: file.currentPath, watch: watch, limit: settings.retiredLimit)
+        let forgotten = tracked.retire(checkpoint, at: file.currentPath, watch: watch, stamp: stamp, limit: settings.retiredLimit)
         if let watch = forgotten?.watch { watches.release(watch) }
     }
 
@@ -103,7 +103,7 @@ extension Tailer {
                 letGo(old)
                 continue
             }
-            _ = try reconcileRetired(old, at: old.currentPath, size: Int64(info.st_size))
+            _ = try reconcileRetired(old, at: old.currentPath, now: FileStamp(info))
         }
     }
 
@@ -146,13 +146,18 @@ extension Tailer {
 
     /// `old` seen again at `path` with `size` bytes: unchanged, nothing is opened; grown with its content,
     /// drained again; other content under its inode (deleted, the inode reused), let go. False when let go.
-    func reconcileRetired(_ old: RetiredFile, at path: String, size: Int64) throws(SinkError) -> Bool {
-        if case .unchanged = FileLifecycle.revive(size: size, offset: old.checkpoint.offset) { return true }
+    func reconcileRetired(_ old: RetiredFile, at path: String, now: FileStamp) throws(SinkError) -> Bool {
+        let size = now.size
+        // As long as it was read, and as it was when last seen: nothing to read. As long but changed (its inode reused
+        // for a new file as long, or rewritten in place), it is looked at.
+        let sameLength = FileLifecycle.revive(size: size, offset: old.checkpoint.offset) == .unchanged
+        if sameLength && old.stamp == now { return true }
         // No descriptor free to look at it: it stays retired and is looked at again once one is (a look that could not
         // open it would take it for other content and let it go, its growth then read as a finished copy's).
         guard try haveDescriptorsForOpening(path) else { return true }
         switch look(atFile: path) {
         case .content(old.checkpoint.fingerprint):
+            if sameLength { tracked.restampRetired(old.checkpoint.identity, now) }
             try revive(old, at: path, size: size)
             return true
         case .noDescriptor:
@@ -167,8 +172,12 @@ extension Tailer {
 
     /// A retired file no longer where it was (renamed, gzipped, deleted, its inode reused): its content may turn
     /// up in a copy, which is then read from where reading stopped (`catchUpLonger`).
+    /// Its mark never goes back: a copy of its content read on past it meanwhile (a resume read the gzip copy from the
+    /// mark while this entry still waited to be let go) moved it on, and a mark set back to the retired offset had the
+    /// next look read that copy's lines again (simulator seed 47265).
     func letGo(_ old: RetiredFile) {
-        seen.remember(old.checkpoint.fingerprint, under: old.checkpoint.path, readTo: old.checkpoint.offset)
+        let (fingerprint, live) = (old.checkpoint.fingerprint, old.checkpoint.path)
+        seen.remember(fingerprint, under: live, readTo: max(old.checkpoint.offset, seen.readOffset(of: fingerprint, under: live) ?? 0))
         forget(old.checkpoint.identity)
     }
 }

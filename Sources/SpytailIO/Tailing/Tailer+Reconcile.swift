@@ -63,7 +63,7 @@ extension Tailer {
             if tracked.identity(followedAt: path) != identity { try reconcile(file) }  // a drained file under its rotated name
             return
         }
-        if let old = tracked.retired(identity), try reconcileRetired(old, at: path, size: Int64(info.st_size)) { return }
+        if let old = tracked.retired(identity), try reconcileRetired(old, at: path, now: FileStamp(info)) { return }
         guard isLive(path) else {
             // A rotated copy that grows under a writer that has not reopened, with content never seen: read
             // as its arrival would be (then kept, and read again as it grows).

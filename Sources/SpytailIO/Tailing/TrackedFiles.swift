@@ -259,11 +259,11 @@ struct TrackedFiles {
     /// Keeps a rotated-away file's position (marked drained), closed (an open entry of that file is replaced).
     /// Returns the oldest retired file when the bound made room by forgetting it (its folder
     /// hold is the caller's to release).
-    mutating func retire(_ checkpoint: Checkpoint, at currentPath: String, watch: String?, limit: Int) -> RetiredFile? {
+    mutating func retire(_ checkpoint: Checkpoint, at currentPath: String, watch: String?, stamp: FileStamp? = nil, limit: Int) -> RetiredFile? {
         var checkpoint = checkpoint
         checkpoint.drained = true
         order += 1
-        let old = RetiredFile(checkpoint: checkpoint, currentPath: currentPath, watch: watch, order: order)
+        let old = RetiredFile(checkpoint: checkpoint, currentPath: currentPath, watch: watch, order: order, stamp: stamp)
         switch entries.updateValue(.retired(old), forKey: .file(checkpoint.identity)) {
         case .retired: break
         case .open(let file):
@@ -277,6 +277,13 @@ struct TrackedFiles {
     }
 
     /// A retired file found under another name (rotated on while its moves went untold): looked at there from now on.
+    /// A retired file looked at and found to hold its content still, unchanged: `stamp` is how it is now.
+    mutating func restampRetired(_ identity: FileIdentity, _ stamp: FileStamp) {
+        guard case .retired(var old) = entries[.file(identity)] else { return }
+        old.stamp = stamp
+        entries[.file(identity)] = .retired(old)
+    }
+
     mutating func moveRetired(_ identity: FileIdentity, to path: String) {
         guard case .retired(var old) = entries[.file(identity)] else { return }
         old.currentPath = path

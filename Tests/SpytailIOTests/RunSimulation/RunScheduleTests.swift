@@ -774,4 +774,17 @@ struct RunScheduleTests {
                                            .start, .rotate(writer: 2), .rotate(writer: 2), .write(writer: 2, lines: 2)])
         #expect(SimulatedRun(schedule).play() == [])
     }
+
+    /// Seed 47265 of 40,001…50,000 (found once 40929's mend resumed a parked position it used to leave), shrunk:
+    /// `old/b.log-…2`, rotated while the run was down, is written by a writer that has not reopened, read and kept
+    /// retired at its end; a half line follows and the copy is gzipped. The parked live file's resume read the gzip copy
+    /// on from the content's mark while the retired entry still waited to be let go; letting it go then set the mark
+    /// back to the retired offset, and the next look read the finished line again. A mark never goes back now.
+    @Test func aRetiredCopyLetGoAfterItsGzipCopyWasReadOnDoesNotSetItsMarkBack() {
+        let schedule = RunScenario(modes: [Self.plain, (.create, compress: true, delay: false), Self.plain],
+                                   steps: [.rotate(writer: 1), .rotate(writer: 1), .stop, .descriptorsTaken(true), .rotate(writer: 1), .start,
+                                           .write(writer: 1, lines: 9), .descriptorsTaken(false), .deliver(events: 8), .writeHalf(writer: 1, bytes: 25),
+                                           .tick(milliseconds: 2500)], seed: 47265)
+        #expect(SimulatedRun(schedule).play() == [])
+    }
 }
