@@ -48,28 +48,27 @@ public enum CheckpointCodec {
             out.append(saved.epochs.sorted { $0.key.value < $1.key.value }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ","))
             out.append("}")
         }
-        if !saved.seen.isEmpty {
-            out.append(",\"seen\":{")
-            for (i, (path, contents)) in saved.seen.sorted(by: { $0.key < $1.key }).enumerated() {
-                out.append(i > 0 ? ",\n  " : "\n  ")
-                out.appendJSONString(path)
-                out.append(":[")
-                out.append(contents.map { "\"\($0.fingerprint)\($0.readTo.map { "@\($0)" } ?? "")\"" }.joined(separator: ","))
-                out.append("]")
-            }
-            out.append("\n}")
+        appendByPath("seen", saved.seen, to: out) { contents in
+            "[" + contents.map { "\"\($0.fingerprint)\($0.readTo.map { "@\($0)" } ?? "")\"" }.joined(separator: ",") + "]"
         }
-        if !saved.endsAtStart.isEmpty {
-            out.append(",\"endsAtStart\":{")
-            for (i, (path, end)) in saved.endsAtStart.sorted(by: { $0.key < $1.key }).enumerated() {
-                out.append(i > 0 ? ",\n  " : "\n  ")
-                out.appendJSONString(path)
-                out.append(":{\"device\":\(end.identity.device),\"inode\":\(end.identity.inode),\"size\":\(end.size)}")
-            }
-            out.append("\n}")
+        appendByPath("endsAtStart", saved.endsAtStart, to: out) { end in
+            "{\"device\":\(end.identity.device),\"inode\":\(end.identity.inode),\"size\":\(end.size)}"
         }
         out.append("}\n")
         return out.array
+    }
+
+    /// `,"name":{` and a member per live path, in path order, one a line, its value as `value` writes it; nothing when
+    /// there is none.
+    private static func appendByPath<Value>(_ name: String, _ byPath: [String: Value], to out: OutputBuffer, _ value: (Value) -> String) {
+        guard !byPath.isEmpty else { return }
+        out.append(",\"\(name)\":{")
+        for (i, (path, item)) in byPath.sorted(by: { $0.key < $1.key }).enumerated() {
+            out.append(i > 0 ? ",\n  " : "\n  ")
+            out.appendJSONString(path)
+            out.append(":" + value(item))
+        }
+        out.append("\n}")
     }
 
     public static func decode(_ bytes: [UInt8]) throws(DecodeError) -> SavedPositions {
