@@ -144,7 +144,7 @@ extension Tailer {
         }
     }
 
-    /// `old` seen again at `path` with `size` bytes: unchanged, nothing is opened; grown with its content,
+    /// `old` seen again at `path`, `now` as it is: unchanged, nothing is opened; grown with its content,
     /// drained again; other content under its inode (deleted, the inode reused), let go. False when let go.
     func reconcileRetired(_ old: RetiredFile, at path: String, now: FileStamp) throws(SinkError) -> Bool {
         let size = now.size
