@@ -104,6 +104,12 @@ public struct SeenContents: Sendable, Equatable {
         readTo[live] = offsets
     }
 
+    /// Notes `fingerprint` as read at least up to `offset` under `live`: a mark already further on stays (a copy of the
+    /// content was read on past `offset` meanwhile; set back, that copy's lines would be read again).
+    public mutating func remember(_ fingerprint: Fingerprint, under live: String, readAtLeastTo offset: Int64) {
+        remember(fingerprint, under: live, readTo: max(offset, readOffset(of: fingerprint, under: live) ?? offset))
+    }
+
     /// A rotated copy of `fingerprint` was read up to `end` under `live`: seen, and if it had been let go
     /// part-way before, its mark moves on with it (a restart reads on from there rather than again).
     public mutating func read(_ fingerprint: Fingerprint, under live: String, to end: Int64) {

@@ -176,8 +176,7 @@ extension Tailer {
     /// mark while this entry still waited to be let go) moved it on, and a mark set back to the retired offset had the
     /// next look read that copy's lines again (simulator seed 47265).
     func letGo(_ old: RetiredFile) {
-        let (fingerprint, live) = (old.checkpoint.fingerprint, old.checkpoint.path)
-        seen.remember(fingerprint, under: live, readTo: max(old.checkpoint.offset, seen.readOffset(of: fingerprint, under: live) ?? 0))
+        seen.remember(old.checkpoint.fingerprint, under: old.checkpoint.path, readAtLeastTo: old.checkpoint.offset)
         forget(old.checkpoint.identity)
     }
 }

@@ -76,7 +76,7 @@ extension Tailer {
             warnOnce(path, "a symlink to \(target), outside the source's folder; not read (set \"followSymlinks\": true to allow)")
             return
         }
-        if tracked.parked(at: path) != nil {
+        if tracked.parkedPaths.contains(path) {
             if tracked.isParkedUnchanged(at: path, now: FileStamp(info)) { return }
             guard try haveDescriptorsForOpening(path) else { return }
             try resume(path, from: tracked.unpark(path))
